@@ -1,0 +1,115 @@
+package blksim.actors.bioset;
+
+import blksim.actors.cpu.Cpu;
+import blksim.actors.engine.Component;
+import blksim.actors.engine.Handlers;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import blksim.config.BooksSettings;
+import blksim.config.CostProfile;
+import blksim.queues.bio.Bio;
+import blksim.queues.bio.BioSet;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The actor of a bio_set and its per-CPU caches ({@link BioSet}): CPUs call it to allocate bios
+ * ({@code bio_alloc_kiocb}, falling back to {@code bio_alloc_bioset}) and to put them back. The
+ * work is charged to the calling CPU, and the call returns to it.
+ */
+public final class BioSetCache implements Component<BioSetCache.Command> {
+
+  /** Everything a bioset understands. */
+  public sealed interface Command extends SimMessage permits AllocBios, PutBios {}
+
+  /**
+   * Allocate {@code count} bios on {@code cpu}.
+   *
+   * @param allocCache the kiocb's IOCB_ALLOC_CACHE
+   * @param nrVecs vecs per bio
+   */
+  public record AllocBios(
+      long atPs, int cpu, int count, boolean allocCache, int nrVecs, SimRef<Cpu.Command> replyTo)
+      implements Command {}
+
+  /** The final {@code bio_put} of each bio, on {@code cpu}. */
+  public record PutBios(long atPs, int cpu, List<Bio> bios, SimRef<Cpu.Command> replyTo)
+      implements Command {}
+
+  private final String name;
+  private final BioSet bioSet;
+  private final CostStep allocCached;
+  private final CostStep allocBioset;
+  private final CostStep putCached;
+  private final CostStep free;
+  private final CostLedger ledger = new CostLedger();
+  private final Handlers<Command> handlers;
+  private boolean leakOne;
+
+  public BioSetCache(
+      String name, BioSet bioSet, CostProfile profile, BooksSettings.Break breakOnPurpose) {
+    this.name = name;
+    this.bioSet = bioSet;
+    this.allocCached = CostStep.of(profile, "bio_alloc_kiocb");
+    this.allocBioset = CostStep.of(profile, "bio_alloc_bioset");
+    this.putCached = CostStep.of(profile, "bio_put");
+    this.free = CostStep.of(profile, "bio_free");
+    this.leakOne = breakOnPurpose == BooksSettings.Break.LEAK_BIO;
+    this.handlers =
+        Handlers.<Command>builder()
+            .on(AllocBios.class, this::onAllocBios)
+            .on(PutBios.class, this::onPutBios)
+            .build();
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void receive(Command message, Outbox out) {
+    handlers.dispatch(message, out);
+  }
+
+  private void onAllocBios(AllocBios m, Outbox out) {
+    List<Bio> bios = new ArrayList<>(m.count());
+    long t = m.atPs();
+    for (int i = 0; i < m.count(); i++) {
+      Bio bio = bioSet.allocPercpuCache(m.cpu(), m.allocCache(), m.nrVecs());
+      if (bio != null) {
+        t += ledger.charge(m.cpu(), allocCached, 1);
+      } else {
+        bio = bioSet.allocBioset(m.cpu(), m.allocCache(), m.nrVecs());
+        t += ledger.charge(m.cpu(), allocBioset, 1);
+      }
+      bios.add(bio);
+    }
+    out.send(m.replyTo(), new Cpu.BiosAllocated(t, bios));
+  }
+
+  private void onPutBios(PutBios m, Outbox out) {
+    long t = m.atPs();
+    for (Bio bio : m.bios()) {
+      if (leakOne) {
+        leakOne = false;
+        bioSet.leak(bio);
+        continue;
+      }
+      BioSet.PutPath path = bioSet.put(m.cpu(), bio);
+      t += ledger.charge(m.cpu(), path == BioSet.PutPath.CACHED ? putCached : free, 1);
+    }
+    out.send(m.replyTo(), new Cpu.BiosPut(t));
+  }
+
+  public BioSet bioSet() {
+    return bioSet;
+  }
+
+  public CostLedger ledger() {
+    return ledger;
+  }
+}

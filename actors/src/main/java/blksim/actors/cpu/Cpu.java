@@ -1,0 +1,318 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.engine.Component;
+import blksim.actors.engine.Handlers;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import blksim.actors.hctx.HwQueue;
+import blksim.actors.tiouring.MainThread;
+import blksim.queues.bio.Bio;
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.uring.IoKiocb;
+import blksim.queues.uring.IoRingCtx;
+import blksim.queues.uring.Submitter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One CPU running one t/io_uring submitter thread: user space ({@link Submitter}), the kernel side
+ * of its ring ({@link IoRingCtx}, fs/io_uring.c) and the raw block device file (block/fops.c).
+ *
+ * <p>The CPU is a non-preemptive server: its execution travels with the messages it sends. A call
+ * into the bioset, a hardware queue or the device is a message carrying the time at which the CPU
+ * makes it; the callee charges its own work to this CPU and replies when it returns. One
+ * io_uring_enter is therefore a chain: submit SQEs, allocate bios ({@link BioSetCache}), submit
+ * them ({@link HwQueue}), then, for IORING_ENTER_GETEVENTS on an IOPOLL ring, {@code
+ * io_iopoll_check}: poll the hardware queue, end the bios it found, put them, post CQEs, and poll
+ * again until {@code min_complete} events were found. The syscall returns with a {@link Resume} to
+ * itself, where user space reaps and t/io_uring's loop decides what comes next.
+ */
+public final class Cpu implements Component<Cpu.Command> {
+
+  /** Everything a CPU understands. */
+  public sealed interface Command extends SimMessage
+      permits Start, BiosAllocated, BiosQueued, Polled, BiosPut, ReadCounters, Finish, Resume {}
+
+  /** Starts the submitter thread. */
+  public record Start(long atPs) implements Command {}
+
+  /** The bioset returned the bios asked for, one per request being submitted. */
+  public record BiosAllocated(long atPs, List<Bio> bios) implements Command {}
+
+  /** The hardware queue took the bios and the driver queued their requests. */
+  public record BiosQueued(long atPs, int count) implements Command {}
+
+  /** A poll of a hardware queue returned; {@code ended} are the bios of the requests it ended. */
+  public record Polled(long atPs, List<Bio> ended) implements Command {}
+
+  /** The bioset took back the bios put. */
+  public record BiosPut(long atPs) implements Command {}
+
+  /** t/io_uring's main thread reads the submitter's counters. */
+  public record ReadCounters(long atPs, SimRef<MainThread.Command> replyTo) implements Command {}
+
+  /** t/io_uring's main thread sets {@code s->finish}. */
+  public record Finish(long atPs) implements Command {}
+
+  /** io_uring_enter returns to user space. */
+  private record Resume(long atPs) implements Command {}
+
+  /** Consecutive polls that find nothing before the model is declared stuck. */
+  static final int MAX_EMPTY_POLLS = 1_000_000;
+
+  private final int index;
+  private final SimRef<Command> self;
+  private final SimRef<BioSetCache.Command> bioset;
+  private final List<SimRef<HwQueue.Command>> hctxs;
+  private final Submitter sub;
+  private final IoRingCtx ring;
+  private final CpuSteps steps;
+  private final CostLedger ledger = new CostLedger();
+  private final Histogram latencyNs = new Histogram(3);
+  private final Handlers<Command> handlers;
+  private final List<IoKiocb> submitting = new ArrayList<>();
+  private Submitter.EnterArgs args;
+  private int ret;
+  private int nrEvents;
+  private int emptyPolls;
+  private boolean exiting;
+  private boolean exited;
+
+  /**
+   * @param index the CPU number, also the submitter's index
+   * @param hctxs every hardware queue of the device, by index
+   */
+  public Cpu(
+      int index,
+      SimRef<Command> self,
+      SimRef<BioSetCache.Command> bioset,
+      List<SimRef<HwQueue.Command>> hctxs,
+      Submitter sub,
+      IoRingCtx ring,
+      CpuSteps steps) {
+    this.index = index;
+    this.self = self;
+    this.bioset = bioset;
+    this.hctxs = List.copyOf(hctxs);
+    this.sub = sub;
+    this.ring = ring;
+    this.steps = steps;
+    this.handlers =
+        Handlers.<Command>builder()
+            .on(Start.class, (m, out) -> pass(m.atPs(), out))
+            .on(BiosAllocated.class, this::onBiosAllocated)
+            .on(BiosQueued.class, this::onBiosQueued)
+            .on(Polled.class, this::onPolled)
+            .on(BiosPut.class, (m, out) -> afterPut(m.atPs(), out))
+            .on(Resume.class, this::onResume)
+            .on(ReadCounters.class, this::onReadCounters)
+            .on(Finish.class, (m, out) -> sub.finish())
+            .build();
+  }
+
+  @Override
+  public String name() {
+    return self.name();
+  }
+
+  @Override
+  public void receive(Command message, Outbox out) {
+    handlers.dispatch(message, out);
+  }
+
+  /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
+  private void pass(long t, Outbox out) {
+    int toPrep = sub.toPrep();
+    int prepped = toPrep > 0 ? sub.prepMoreIos(toPrep, t, steps.prep().ps()) : 0;
+    t += ledger.charge(index, steps.prep(), prepped);
+    sub.beginPass(prepped);
+    enter(t, out);
+  }
+
+  /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
+  private void enter(long t, Outbox out) {
+    args = sub.enterArgs();
+    t += ledger.charge(index, steps.enter(), 1);
+    if (!steps.registeredRing()) {
+      t += ledger.charge(index, steps.fdget(), 1);
+    }
+    ret = 0;
+    nrEvents = 0;
+    for (int i = 0; i < args.toSubmit(); i++) {
+      IoKiocb req = ring.submitSqe();
+      if (req == null) {
+        break;
+      }
+      submitting.add(req);
+    }
+    int n = submitting.size();
+    if (n == 0) {
+      afterSubmit(t, out);
+      return;
+    }
+    t += ledger.charge(index, steps.submitSqe(), n);
+    t += ledger.charge(index, steps.directIo(), n);
+    t += ledger.charge(index, steps.other(), n);
+    out.send(bioset, new BioSetCache.AllocBios(t, index, n, steps.iopoll(), steps.nrVecs(), self));
+  }
+
+  /** __blkdev_direct_IO_async with its bio: set it up and submit it. */
+  private void onBiosAllocated(BiosAllocated m, Outbox out) {
+    List<Bio> bios = m.bios();
+    for (int i = 0; i < bios.size(); i++) {
+      Bio bio = bios.get(i);
+      IoKiocb req = submitting.get(i);
+      bio.setRange(req.sqe().off() >> 9, req.sqe().len());
+      bio.setBioPrivate(req);
+      if (steps.iopoll()) {
+        bio.setPolled();
+      }
+      req.setKiocbPrivate(bio);
+      req.setCookie(steps.pollHctx());
+    }
+    long t = m.atPs() + ledger.charge(index, steps.getPages(), bios.size());
+    out.send(
+        hctxs.get(steps.pollHctx()),
+        new HwQueue.SubmitBios(t, new HwQueue.Call(index, self), bios));
+  }
+
+  private void onBiosQueued(BiosQueued m, Outbox out) {
+    for (IoKiocb req : submitting) {
+      ring.iopollReqIssued(req);
+    }
+    ret = submitting.size();
+    submitting.clear();
+    afterSubmit(m.atPs(), out);
+  }
+
+  /** After io_submit_sqes: io_iopoll_check if the caller asked for events, else return. */
+  private void afterSubmit(long t, Outbox out) {
+    if (args.getEvents() && steps.iopoll() && ring.cqEvents() == 0 && !ring.iopollListEmpty()) {
+      poll(t, out);
+    } else {
+      leave(t, out);
+    }
+  }
+
+  /** io_do_iopoll: poll the hardware queue of the request at the head of the IOPOLL list. */
+  private void poll(long t, Outbox out) {
+    IoKiocb head = ring.iopollHead();
+    out.send(hctxs.get(head.cookie()), new HwQueue.Poll(t, new HwQueue.Call(index, self)));
+  }
+
+  /** bio_endio of each bio found: blkdev_bio_end_io_async, ki_complete, then bio_put. */
+  private void onPolled(Polled m, Outbox out) {
+    List<Bio> ended = m.ended();
+    if (ended.isEmpty()) {
+      if (++emptyPolls >= MAX_EMPTY_POLLS) {
+        throw new InvariantBroken(name() + ": " + emptyPolls + " polls in a row found nothing");
+      }
+      afterPut(m.atPs(), out);
+      return;
+    }
+    emptyPolls = 0;
+    for (Bio bio : ended) {
+      ring.completeRwIopoll(
+          (IoKiocb) bio.bioPrivate(), bio.status() == 0 ? bio.sizeBytes() : bio.status());
+    }
+    long t = m.atPs() + ledger.charge(index, steps.endIo(), ended.size());
+    out.send(bioset, new BioSetCache.PutBios(t, index, ended, self));
+  }
+
+  /** The end of io_do_iopoll: post CQEs for the completed prefix; poll again or return. */
+  private void afterPut(long t, Outbox out) {
+    if (exiting) {
+      ring.dropCompletedAtExit();
+      if (ring.iopollListEmpty()) {
+        exited = true;
+      } else {
+        poll(t, out);
+      }
+      return;
+    }
+    int nr = ring.iopollFlushCompleted();
+    t += ledger.charge(index, steps.fillCqe(), nr);
+    nrEvents += nr;
+    if (nrEvents < args.toWait() && !ring.iopollListEmpty()) {
+      poll(t, out);
+    } else {
+      leave(t, out);
+    }
+  }
+
+  private void leave(long t, Outbox out) {
+    out.send(self, new Resume(t));
+  }
+
+  /** Back in user space: reap, then t/io_uring's rules. */
+  private void onResume(Resume m, Outbox out) {
+    long t = m.atPs();
+    int thisReap = sub.reap(t, steps.reap().ps(), ps -> latencyNs.recordValue(ps / 1000));
+    t += ledger.charge(index, steps.reap(), Math.max(thisReap, 0));
+    switch (sub.entered(ret, thisReap)) {
+      case ENTER -> enter(t, out);
+      case PASS -> pass(t, out);
+      case EXIT -> exitThread(t, out);
+    }
+  }
+
+  /** The thread ends; requests still in flight are reaped by the ring's teardown. */
+  private void exitThread(long t, Outbox out) {
+    exiting = true;
+    if (ring.iopollListEmpty()) {
+      exited = true;
+    } else {
+      poll(t, out);
+    }
+  }
+
+  private void onReadCounters(ReadCounters m, Outbox out) {
+    out.send(
+        m.replyTo(),
+        new MainThread.Counters(m.atPs(), index, sub.done(), sub.calls(), sub.reaps()));
+  }
+
+  public int index() {
+    return index;
+  }
+
+  public Submitter submitter() {
+    return sub;
+  }
+
+  public IoRingCtx ring() {
+    return ring;
+  }
+
+  /** Submit-to-reap latency of every I/O reaped, in ns. */
+  public Histogram latencyNs() {
+    return latencyNs;
+  }
+
+  public CostLedger ledger() {
+    return ledger;
+  }
+
+  /** Steps charged by this CPU's own code, for tests. */
+  Map<String, CostLedger.Entry> steps() {
+    return ledger.steps(index);
+  }
+
+  /** Checks the submitter and its ring: every I/O submitted completed exactly once. */
+  public void audit(Books books) {
+    books.check(exited, name() + ": the submitter thread never ended");
+    ring.audit(books, name());
+    books.checkEqual(
+        ring.submitted(), sub.done(), name() + ": SQEs the kernel accepted vs t/io_uring's done");
+    books.checkEqual(
+        ring.completed() - ring.droppedAtExit(),
+        sub.reaps() + ring.cqEvents(),
+        name() + ": CQEs posted vs reaped");
+  }
+}

@@ -1,0 +1,92 @@
+package blksim.actors.engine;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.DispatcherSelector;
+import akka.actor.typed.javadsl.Behaviors;
+import blksim.config.EngineSettings;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The Akka engine: every component in its own actor, and a {@link Clock} actor that orders every
+ * message. All of them run on one dispatcher with a single thread and a high throughput ({@code
+ * blksim.engine.dispatcher}; DESIGN section 2), where every hand-off stays on one worker's queue.
+ */
+public final class AkkaEngine implements Engine {
+  private static final String QUIET =
+      "akka.loglevel = WARNING\n"
+          + "akka.stdout-loglevel = OFF\n"
+          + "akka.log-dead-letters = off\n"
+          + "akka.log-dead-letters-during-shutdown = off\n"
+          + "akka.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
+          + "akka.jvm-shutdown-hooks = off\n";
+
+  private final Config config;
+
+  /**
+   * @param config the run's resolved configuration (with {@code blksim.engine.dispatcher} and
+   *     Akka's reference settings)
+   */
+  public AkkaEngine(Config config) {
+    this.config = ConfigFactory.parseString(QUIET).withFallback(config);
+  }
+
+  @Override
+  public EngineRun run(Registry registry) {
+    CompletableFuture<EngineRun> result = new CompletableFuture<>();
+    ActorSystem<Void> system =
+        ActorSystem.create(
+            Behaviors.setup(
+                ctx -> {
+                  DispatcherSelector sim =
+                      DispatcherSelector.fromConfig(EngineSettings.DISPATCHER_PATH);
+                  ActorRef<Clock.Command> clock = ctx.spawn(Clock.create(result), "clock", sim);
+                  List<ActorRef<? extends SimMessage>> actors = new ArrayList<>();
+                  for (int id = 0; id < registry.size(); id++) {
+                    actors.add(spawn(ctx, clock, registry.component(id), id, sim));
+                  }
+                  clock.tell(new Clock.Start(actors, registry.initialMessages()));
+                  return Behaviors.empty();
+                }),
+            "blksim",
+            config);
+    try {
+      return result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the simulation ran", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      system.terminate();
+      system.getWhenTerminated().toCompletableFuture().join();
+    }
+  }
+
+  private static <M extends SimMessage> ActorRef<M> spawn(
+      akka.actor.typed.javadsl.ActorContext<Void> ctx,
+      ActorRef<Clock.Command> clock,
+      Component<M> component,
+      int id,
+      DispatcherSelector dispatcher) {
+    return ctx.spawn(
+        ComponentActor.create(clock, component),
+        id + "-" + actorName(component.name()),
+        dispatcher);
+  }
+
+  private static String actorName(String name) {
+    return name.replaceAll("[^A-Za-z0-9_.-]", "_");
+  }
+}

@@ -1,0 +1,86 @@
+package blksim.actors.nullblk;
+
+import blksim.actors.engine.Component;
+import blksim.actors.engine.Handlers;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import blksim.actors.hctx.HwQueue;
+import blksim.config.CostProfile;
+import blksim.devices.nullblk.NullBlk;
+import blksim.queues.blkmq.Request;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The actor of a null_blk device ({@link NullBlk}): the driver side of its hardware queues, {@code
+ * null_queue_rq} and {@code null_poll}. The work is charged to the CPU whose call it is.
+ */
+public final class NullBlkDevice implements Component<NullBlkDevice.Command> {
+
+  /** Everything the device understands. */
+  public sealed interface Command extends SimMessage permits QueueRqs, PollQueue {}
+
+  /** {@code queue_rq} of each request, started, on hardware queue {@code hctx}. */
+  public record QueueRqs(
+      long atPs, int hctx, List<Request> rqs, SimRef<HwQueue.Command> replyTo, HwQueue.Call call)
+      implements Command {}
+
+  /** {@code null_poll} of hardware queue {@code hctx}. */
+  public record PollQueue(long atPs, int hctx, SimRef<HwQueue.Command> replyTo, HwQueue.Call call)
+      implements Command {}
+
+  private final String name;
+  private final NullBlk nullb;
+  private final CostStep queueRq;
+  private final CostStep poll;
+  private final CostLedger ledger = new CostLedger();
+  private final Handlers<Command> handlers;
+
+  public NullBlkDevice(NullBlk nullb, CostProfile profile) {
+    this.name = nullb.diskName();
+    this.nullb = nullb;
+    this.queueRq = CostStep.of(profile, "null_queue_rq");
+    this.poll = CostStep.of(profile, "null_poll");
+    this.handlers =
+        Handlers.<Command>builder()
+            .on(QueueRqs.class, this::onQueueRqs)
+            .on(PollQueue.class, this::onPollQueue)
+            .build();
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void receive(Command message, Outbox out) {
+    handlers.dispatch(message, out);
+  }
+
+  private void onQueueRqs(QueueRqs m, Outbox out) {
+    for (Request rq : m.rqs()) {
+      nullb.queueRq(m.hctx(), rq);
+    }
+    long t = m.atPs() + ledger.charge(m.call().cpu(), queueRq, m.rqs().size());
+    out.send(m.replyTo(), new HwQueue.RqsQueued(t, m.call(), m.rqs().size()));
+  }
+
+  private void onPollQueue(PollQueue m, Outbox out) {
+    List<Request> found = new ArrayList<>();
+    int n = nullb.poll(m.hctx(), found);
+    long t = m.atPs() + ledger.charge(m.call().cpu(), poll, n);
+    out.send(m.replyTo(), new HwQueue.RqsPolled(t, m.call(), found));
+  }
+
+  public NullBlk nullBlk() {
+    return nullb;
+  }
+
+  public CostLedger ledger() {
+    return ledger;
+  }
+}

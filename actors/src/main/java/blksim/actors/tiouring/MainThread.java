@@ -1,0 +1,124 @@
+package blksim.actors.tiouring;
+
+import blksim.actors.cpu.Cpu;
+import blksim.actors.engine.Component;
+import blksim.actors.engine.Handlers;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import java.util.List;
+
+/**
+ * Models t/io_uring's main thread: at the end of every status interval it reads every submitter's
+ * {@code done}, {@code calls} and {@code reaps} and reports their increase; when the runtime is
+ * over it sets every submitter's {@code finish} ({@code do_finish("timeout")}). Unlike t/io_uring,
+ * whose main thread sleeps one second at a time and prints N-1 lines for {@code -r N}, it reports
+ * every interval, the last included.
+ */
+public final class MainThread implements Component<MainThread.Command> {
+
+  /** Everything the main thread understands. */
+  public sealed interface Command extends SimMessage permits Start, Tick, Counters {}
+
+  /** Starts the clock of the status intervals. */
+  public record Start(long atPs) implements Command {}
+
+  /** The end of a status interval. */
+  private record Tick(long atPs) implements Command {}
+
+  /**
+   * A submitter's counters, read at {@code atPs}.
+   *
+   * @param submitter the submitter's index
+   */
+  public record Counters(long atPs, int submitter, long done, long calls, long reaps)
+      implements Command {}
+
+  private final SimRef<Command> self;
+  private final List<SimRef<Cpu.Command>> submitters;
+  private final long intervalPs;
+  private final long runtimePs;
+  private final StatusSink sink;
+  private final Handlers<Command> handlers;
+  private int index;
+  private long intervalStartPs;
+  private int received;
+  private long done;
+  private long calls;
+  private long reaps;
+  private long lastDone;
+  private long lastCalls;
+  private long lastReaps;
+
+  /**
+   * @param intervalPs length of a status interval, in ps
+   * @param runtimePs the runtime, in ps
+   */
+  public MainThread(
+      SimRef<Command> self,
+      List<SimRef<Cpu.Command>> submitters,
+      long intervalPs,
+      long runtimePs,
+      StatusSink sink) {
+    this.self = self;
+    this.submitters = List.copyOf(submitters);
+    this.intervalPs = intervalPs;
+    this.runtimePs = runtimePs;
+    this.sink = sink;
+    this.handlers =
+        Handlers.<Command>builder()
+            .on(Start.class, this::onStart)
+            .on(Tick.class, this::onTick)
+            .on(Counters.class, this::onCounters)
+            .build();
+  }
+
+  @Override
+  public String name() {
+    return self.name();
+  }
+
+  @Override
+  public void receive(Command message, Outbox out) {
+    handlers.dispatch(message, out);
+  }
+
+  private void onStart(Start start, Outbox out) {
+    intervalStartPs = start.atPs();
+    out.send(self, new Tick(Math.min(start.atPs() + intervalPs, runtimePs)));
+  }
+
+  private void onTick(Tick tick, Outbox out) {
+    index++;
+    received = 0;
+    done = calls = reaps = 0;
+    for (SimRef<Cpu.Command> s : submitters) {
+      out.send(s, new Cpu.ReadCounters(tick.atPs(), self));
+    }
+  }
+
+  private void onCounters(Counters c, Outbox out) {
+    done += c.done();
+    calls += c.calls();
+    reaps += c.reaps();
+    if (++received < submitters.size()) {
+      return;
+    }
+    long now = c.atPs();
+    sink.interval(
+        new StatusSink.Interval(
+            index, intervalStartPs, now, done - lastDone, calls - lastCalls, reaps - lastReaps));
+    lastDone = done;
+    lastCalls = calls;
+    lastReaps = reaps;
+    intervalStartPs = now;
+    if (now >= runtimePs) {
+      sink.timeout(now);
+      for (SimRef<Cpu.Command> s : submitters) {
+        out.send(s, new Cpu.Finish(now));
+      }
+    } else {
+      out.send(self, new Tick(Math.min(now + intervalPs, runtimePs)));
+    }
+  }
+}

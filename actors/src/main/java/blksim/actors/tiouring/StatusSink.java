@@ -1,0 +1,23 @@
+package blksim.actors.tiouring;
+
+/** Where t/io_uring's main thread reports: the status lines and the end of the run. */
+public interface StatusSink {
+  /**
+   * The counters of all submitters over one status interval.
+   *
+   * @param index 1 for the first interval
+   * @param startPs start of the interval, virtual time
+   * @param endPs end of the interval
+   * @param done increase of {@code s->done} (SQEs accepted by io_uring_enter) summed over
+   *     submitters
+   * @param calls increase of {@code s->calls} (io_uring_enter calls)
+   * @param reaps increase of {@code s->reaps} (CQEs reaped)
+   */
+  record Interval(int index, long startPs, long endPs, long done, long calls, long reaps) {}
+
+  /** One status interval is over. */
+  void interval(Interval interval);
+
+  /** The runtime is over ({@code do_finish("timeout")}); submitters are told to finish. */
+  void timeout(long atPs);
+}

@@ -1,0 +1,52 @@
+package blksim.actors.topology;
+
+import blksim.queues.books.Books;
+import blksim.queues.cost.CostLedger;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a run leaves behind, gathered from its components once the engine has stopped.
+ *
+ * @param endPs virtual time of the last message
+ * @param messages messages the engine delivered
+ * @param latencyNs submit-to-reap latency of every I/O reaped, all submitters merged
+ * @param ledger CPU time per CPU and step, all components merged
+ * @param books the end-of-run books
+ */
+public record RunResult(
+    long endPs,
+    long messages,
+    List<Submitter> submitters,
+    Histogram latencyNs,
+    CostLedger ledger,
+    BioCache bioCache,
+    Books books) {
+
+  /**
+   * One submitter's totals.
+   *
+   * @param done SQEs accepted by io_uring_enter
+   * @param calls io_uring_enter calls
+   * @param reaps CQEs reaped by user space
+   * @param droppedAtExit completions nobody reaped because the thread had ended
+   * @param fatal the error line t/io_uring printed before stopping, or null
+   */
+  public record Submitter(
+      int index, long done, long calls, long reaps, long droppedAtExit, String fatal) {}
+
+  /** The per-CPU bio cache's allocations served and missed, and bios pruned. */
+  public record BioCache(long hits, long misses, long pruned) {}
+
+  public long done() {
+    return submitters.stream().mapToLong(Submitter::done).sum();
+  }
+
+  public long calls() {
+    return submitters.stream().mapToLong(Submitter::calls).sum();
+  }
+
+  public long reaps() {
+    return submitters.stream().mapToLong(Submitter::reaps).sum();
+  }
+}

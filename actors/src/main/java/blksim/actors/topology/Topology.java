@@ -1,0 +1,169 @@
+package blksim.actors.topology;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.cpu.Cpu;
+import blksim.actors.cpu.CpuSteps;
+import blksim.actors.engine.Engine;
+import blksim.actors.engine.Registry;
+import blksim.actors.engine.SimRef;
+import blksim.actors.hctx.HwQueue;
+import blksim.actors.nullblk.NullBlkDevice;
+import blksim.actors.tiouring.MainThread;
+import blksim.actors.tiouring.StatusSink;
+import blksim.config.BlksimSettings;
+import blksim.config.IoUringSettings;
+import blksim.devices.nullblk.NullBlk;
+import blksim.queues.bio.BioSet;
+import blksim.queues.blkmq.HctxType;
+import blksim.queues.blkmq.HwCtx;
+import blksim.queues.books.Books;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.time.VirtualTime;
+import blksim.queues.uring.CqRing;
+import blksim.queues.uring.IoRingCtx;
+import blksim.queues.uring.SqRing;
+import blksim.queues.uring.Submitter;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The components of one run, built from its settings and wired together: t/io_uring's main thread,
+ * one CPU per submitter, the bioset of raw block device I/O, one actor per hardware queue of the
+ * null_blk device, and the device itself.
+ */
+public final class Topology {
+  private final Registry registry = new Registry();
+  private final List<Cpu> cpus = new ArrayList<>();
+  private final List<HwQueue> hctxs = new ArrayList<>();
+  private final BioSetCache bioset;
+  private final NullBlkDevice device;
+
+  private Topology(BlksimSettings s, StatusSink sink) {
+    int deviceIndex = ModelSupport.check(s);
+    IoUringSettings u = s.ioUring();
+    int nrCpus = u.threads();
+    NullBlk nullb = new NullBlk(deviceIndex, s.nullBlk());
+
+    SimRef<MainThread.Command> mainRef = registry.reserve("t_io_uring");
+    List<SimRef<Cpu.Command>> cpuRefs = new ArrayList<>();
+    for (int c = 0; c < nrCpus; c++) {
+      cpuRefs.add(registry.reserve("cpu" + c));
+    }
+    SimRef<BioSetCache.Command> biosetRef = registry.reserve("blkdev_dio_pool");
+    List<SimRef<HwQueue.Command>> hctxRefs = new ArrayList<>();
+    for (int h = 0; h < nullb.nrHwQueues(); h++) {
+      hctxRefs.add(registry.reserve(nullb.diskName() + "-hctx" + h));
+    }
+    SimRef<NullBlkDevice.Command> deviceRef = registry.reserve(nullb.diskName());
+
+    device = new NullBlkDevice(nullb, s.profile());
+    registry.bind(deviceRef, device);
+    for (int h = 0; h < nullb.nrHwQueues(); h++) {
+      HwCtx ctx = new HwCtx(h, nullb.hctxType(h), s.nullBlk().hwQueueDepth(), nrCpus);
+      HwQueue q =
+          new HwQueue(hctxRefs.get(h), ctx, deviceRef, s.profile(), s.books().breakOnPurpose());
+      hctxs.add(q);
+      registry.bind(hctxRefs.get(h), q);
+    }
+    bioset =
+        new BioSetCache(
+            "blkdev_dio_pool",
+            new BioSet("blkdev_dio_pool", s.bioset(), nrCpus),
+            s.profile(),
+            s.books().breakOnPurpose());
+    registry.bind(biosetRef, bioset);
+    for (int c = 0; c < nrCpus; c++) {
+      SqRing sq = new SqRing(u.sqRingEntries());
+      CqRing cq = new CqRing(u.cqRingEntries());
+      Submitter sub =
+          new Submitter(
+              new Submitter.Config(
+                  u.depth(),
+                  u.batchSubmit(),
+                  u.batchComplete(),
+                  u.blockSize(),
+                  u.fixedBuffers(),
+                  u.registerFiles(),
+                  u.vectored(),
+                  u.randomIo()),
+              sq,
+              cq,
+              new long[] {nullb.sizeBytes()},
+              RandomStreams.of(s.run().seed(), "submitter" + c));
+      CpuSteps steps =
+          CpuSteps.of(
+              s.profile(),
+              u.polled(),
+              u.registerRing(),
+              0,
+              nullb.queueMap().mapQueue(c, HctxType.POLL));
+      Cpu cpu = new Cpu(c, cpuRefs.get(c), biosetRef, hctxRefs, sub, new IoRingCtx(sq, cq), steps);
+      cpus.add(cpu);
+      registry.bind(cpuRefs.get(c), cpu);
+      registry.initial(cpuRefs.get(c), new Cpu.Start(0));
+    }
+    registry.bind(
+        mainRef,
+        new MainThread(
+            mainRef,
+            cpuRefs,
+            VirtualTime.ps(s.run().statusIntervalNs()),
+            VirtualTime.ps(s.run().runtimeNs()),
+            sink));
+    registry.initial(mainRef, new MainThread.Start(0));
+  }
+
+  /**
+   * Builds the run of {@code settings}.
+   *
+   * @throws blksim.config.ConfigError if the settings ask for what is not modelled
+   */
+  public static Topology build(BlksimSettings settings, StatusSink sink) {
+    return new Topology(settings, sink);
+  }
+
+  public Registry registry() {
+    return registry;
+  }
+
+  /** Runs on {@code engine} and gathers the result. */
+  public RunResult run(Engine engine) {
+    Engine.EngineRun run = engine.run(registry);
+    Histogram latency = new Histogram(3);
+    CostLedger ledger = new CostLedger();
+    Books books = new Books();
+    List<RunResult.Submitter> subs = new ArrayList<>();
+    for (Cpu cpu : cpus) {
+      Submitter sub = cpu.submitter();
+      subs.add(
+          new RunResult.Submitter(
+              cpu.index(),
+              sub.done(),
+              sub.calls(),
+              sub.reaps(),
+              cpu.ring().droppedAtExit(),
+              sub.fatal()));
+      latency.add(cpu.latencyNs());
+      ledger.merge(cpu.ledger());
+      cpu.audit(books);
+    }
+    ledger.merge(bioset.ledger());
+    bioset.bioSet().audit(books);
+    for (HwQueue q : hctxs) {
+      ledger.merge(q.ledger());
+      q.hctx().audit(books);
+    }
+    ledger.merge(device.ledger());
+    device.nullBlk().audit(books);
+    BioSet set = bioset.bioSet();
+    return new RunResult(
+        run.endPs(),
+        run.messages(),
+        subs,
+        latency,
+        ledger,
+        new RunResult.BioCache(set.cacheHits(), set.cacheMisses(), set.pruned()),
+        books);
+  }
+}

@@ -1,0 +1,84 @@
+package blksim.actors.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import akka.actor.testkit.typed.javadsl.BehaviorTestKit;
+import akka.actor.testkit.typed.javadsl.TestInbox;
+import blksim.actors.cpu.Cpu;
+import blksim.actors.hctx.HwQueue;
+import blksim.actors.nullblk.NullBlkDevice;
+import blksim.config.BlksimSettings;
+import blksim.config.BooksSettings;
+import blksim.queues.blkmq.HctxType;
+import blksim.queues.blkmq.HwCtx;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** An actor shell reports to the clock exactly what its component sent, in order. */
+class ComponentActorTest {
+  private final BlksimSettings settings = BlksimSettings.defaults();
+  private final SimRef<HwQueue.Command> hctxRef = new SimRef<>(2, "nullb0-hctx1");
+  private final SimRef<NullBlkDevice.Command> deviceRef = new SimRef<>(3, "nullb0");
+  private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
+
+  private HwQueue hwQueue() {
+    return new HwQueue(
+        hctxRef,
+        new HwCtx(1, HctxType.POLL, 64, 1),
+        deviceRef,
+        settings.profile(),
+        BooksSettings.Break.NONE);
+  }
+
+  @Test
+  void aPollShouldCallTheDriverAfterBlkMqPollsCost() {
+    TestInbox<Clock.Command> clock = TestInbox.create();
+    BehaviorTestKit<HwQueue.Command> kit =
+        BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
+    HwQueue.Call call = new HwQueue.Call(0, cpuRef);
+    kit.run(new HwQueue.Poll(1_000, call));
+    long pollPs = settings.profile().ps("blk_mq_poll");
+    clock.expectMessage(
+        new Clock.Processed(
+            List.of(
+                new Sent(
+                    deviceRef.id(),
+                    new NullBlkDevice.PollQueue(1_000 + pollPs, 1, hctxRef, call)))));
+  }
+
+  @Test
+  void theDriversAnswerShouldReturnToTheCallingCpu() {
+    TestInbox<Clock.Command> clock = TestInbox.create();
+    BehaviorTestKit<HwQueue.Command> kit =
+        BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
+    HwQueue.Call call = new HwQueue.Call(0, cpuRef);
+    kit.run(new HwQueue.RqsQueued(5_000, call, 32));
+    clock.expectMessage(
+        new Clock.Processed(List.of(new Sent(cpuRef.id(), new Cpu.BiosQueued(5_000, 32)))));
+  }
+
+  @Test
+  void aComponentThatThrowsShouldReportTheFailureInsteadOfHanging() {
+    TestInbox<Clock.Command> clock = TestInbox.create();
+    BehaviorTestKit<HwQueue.Command> kit =
+        BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
+    // a poll answer with a request this queue never allocated
+    HwCtx other = new HwCtx(1, HctxType.POLL, 64, 1);
+    var rq = other.allocRequest(0, null);
+    other.dispatched(rq);
+    rq.markComplete();
+    kit.run(new HwQueue.RqsPolled(0, new HwQueue.Call(0, cpuRef), List.of(rq)));
+    Clock.Command c = clock.receiveMessage();
+    Clock.Failed failed = assertInstanceOf(Clock.Failed.class, c);
+    assertEquals("nullb0-hctx1", failed.component());
+  }
+
+  @Test
+  void sendingIntoThePastShouldBeRefused() {
+    BufferedOutbox out = new BufferedOutbox();
+    out.reset(100);
+    assertThrows(IllegalStateException.class, () -> out.send(cpuRef, new Cpu.BiosQueued(99, 1)));
+  }
+}

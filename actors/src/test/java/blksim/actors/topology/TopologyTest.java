@@ -1,0 +1,125 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.actors.engine.AkkaEngine;
+import blksim.actors.engine.SequentialEngine;
+import blksim.actors.tiouring.StatusSink;
+import blksim.config.BlksimSettings;
+import blksim.config.ConfigError;
+import blksim.config.Scenario;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Whole runs of the model, driven by both engines. */
+class TopologyTest {
+
+  static final class Recorder implements StatusSink {
+    final List<Interval> intervals = new ArrayList<>();
+    long timeoutPs = -1;
+
+    @Override
+    public void interval(Interval interval) {
+      intervals.add(interval);
+    }
+
+    @Override
+    public void timeout(long atPs) {
+      timeoutPs = atPs;
+    }
+  }
+
+  private static BlksimSettings seedRun(String... sets) {
+    Scenario s =
+        new Scenario()
+            .hocon(
+                "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
+                    + "blksim.run.runtime = 10ms",
+                "test");
+    for (String set : sets) {
+      s.set(set);
+    }
+    return s.settings();
+  }
+
+  @Test
+  void bothEnginesShouldProduceTheSameRun() {
+    Recorder a = new Recorder();
+    Recorder b = new Recorder();
+    BlksimSettings s = seedRun();
+    RunResult akka = Topology.build(s, a).run(new AkkaEngine(s.engine().akkaConfig()));
+    RunResult seq = Topology.build(s, b).run(new SequentialEngine());
+    assertEquals(a.intervals, b.intervals);
+    assertEquals(seq.endPs(), akka.endPs());
+    assertEquals(seq.messages(), akka.messages());
+    assertEquals(seq.submitters(), akka.submitters());
+    assertEquals(seq.latencyNs(), akka.latencyNs());
+    assertTrue(akka.books().balanced(), akka.books().violations().toString());
+  }
+
+  @Test
+  void theSeedRunShouldCost303NanosecondsPerIoAndBalance() {
+    Recorder r = new Recorder();
+    RunResult res = Topology.build(seedRun(), r).run(new SequentialEngine());
+    assertEquals(10, r.intervals.size(), "a tenth of the runtime each");
+    assertEquals(10_000_000_000L, r.timeoutPs, "the runtime ends at 10 ms");
+    long ios = res.reaps();
+    double nsPerIo = res.ledger().totalPs(0) / 1000.0 / ios;
+    // the profile's 303.3 ns: cost-facts section 6, with one 10 ns poll call per 32 I/Os
+    assertEquals(303.3, nsPerIo, 0.05);
+    assertEquals(res.done(), ios, "-d32: every I/O submitted is reaped before the thread ends");
+    r.intervals.forEach(iv -> assertEquals(iv.done(), iv.reaps(), "IOS/call 32/32"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+  }
+
+  @Test
+  void brokenBooksShouldBeCaught() {
+    RunResult leakBio =
+        Topology.build(seedRun("books.break=leak-bio"), new Recorder()).run(new SequentialEngine());
+    assertFalse(leakBio.books().balanced());
+    assertTrue(
+        leakBio.books().violations().get(0).contains("bios handed out and never put"),
+        leakBio.books().violations().toString());
+    RunResult leakTag =
+        Topology.build(seedRun("books.break=leak-tag"), new Recorder()).run(new SequentialEngine());
+    assertFalse(leakTag.books().balanced());
+    assertTrue(
+        leakTag.books().violations().get(0).contains("tags still allocated"),
+        leakTag.books().violations().toString());
+  }
+
+  @Test
+  void unmodelledSettingsShouldBeRefusedByName() {
+    ConfigError depth =
+        assertThrows(
+            ConfigError.class, () -> Topology.build(seedRun("io-uring.depth=128"), new Recorder()));
+    assertTrue(depth.getMessage().contains("hw_queue_depth=64"), depth.getMessage());
+    ConfigError irq =
+        assertThrows(
+            ConfigError.class,
+            () -> Topology.build(seedRun("io-uring.polled=false"), new Recorder()));
+    assertTrue(irq.getMessage().startsWith("-p0"), irq.getMessage());
+    ConfigError dev =
+        assertThrows(
+            ConfigError.class,
+            () -> Topology.build(seedRun("io-uring.files=[\"/dev/sda\"]"), new Recorder()));
+    assertTrue(dev.getMessage().startsWith("/dev/sda: no such device"), dev.getMessage());
+    ConfigError bs =
+        assertThrows(
+            ConfigError.class,
+            () -> Topology.build(seedRun("io-uring.block-size=100"), new Recorder()));
+    assertTrue(bs.getMessage().contains("multiple of its logical block size"), bs.getMessage());
+  }
+
+  @Test
+  void sameSettingsShouldGiveTheSameRun() {
+    RunResult one = Topology.build(seedRun(), new Recorder()).run(new SequentialEngine());
+    RunResult two = Topology.build(seedRun(), new Recorder()).run(new SequentialEngine());
+    assertEquals(one.submitters(), two.submitters());
+    assertEquals(one.latencyNs(), two.latencyNs());
+  }
+}

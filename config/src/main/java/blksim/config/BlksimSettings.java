@@ -1,0 +1,38 @@
+package blksim.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+
+/**
+ * Every setting of a run, parsed once from HOCON into immutable records.
+ *
+ * <p>Defaults live in {@code reference.conf} of this module; {@link Scenario} layers a scenario
+ * file, {@code --null-blk} parameters and {@code --set} overrides on top of them.
+ */
+public record BlksimSettings(
+    RunSettings run,
+    IoUringSettings ioUring,
+    NullBlkSettings nullBlk,
+    BioSetSettings bioset,
+    CostProfile profile,
+    EngineSettings engine,
+    BooksSettings books) {
+
+  /** Parses a resolved configuration that has {@code reference.conf} as its fallback. */
+  public static BlksimSettings from(Config resolved) {
+    SettingsReader r = new SettingsReader(resolved);
+    return new BlksimSettings(
+        RunSettings.from(r),
+        IoUringSettings.from(r),
+        NullBlkSettings.from(r),
+        BioSetSettings.from(r),
+        CostProfile.from(r, ConfigFactory.defaultReference()),
+        EngineSettings.from(r),
+        BooksSettings.from(r));
+  }
+
+  /** The defaults of {@code reference.conf} alone. */
+  public static BlksimSettings defaults() {
+    return new Scenario().settings();
+  }
+}

@@ -1,0 +1,61 @@
+package blksim.config;
+
+/**
+ * null_blk module parameters (drivers/block/null_blk/main.c) that the model reads.
+ *
+ * @param completionNsec {@code completion_nsec}, timer delay of irqmode=2, in ns
+ * @param bs {@code bs}, logical block size in bytes
+ * @param gb {@code gb}, device size in GiB
+ */
+public record NullBlkSettings(
+    int queueMode,
+    int submitQueues,
+    int pollQueues,
+    int hwQueueDepth,
+    IrqMode irqmode,
+    long completionNsec,
+    int bs,
+    int gb,
+    int nrDevices,
+    boolean noSched,
+    int homeNode) {
+
+  /** {@code enum null_irq_mode}: how a non-polled request completes. */
+  public enum IrqMode {
+    /** NULL_IRQ_NONE: completed inline in queue_rq. */
+    NONE,
+    /** NULL_IRQ_SOFTIRQ: blk_mq_complete_request. */
+    SOFTIRQ,
+    /** NULL_IRQ_TIMER: an hrtimer after completion_nsec. */
+    TIMER
+  }
+
+  static NullBlkSettings from(SettingsReader r) {
+    String p = "blksim.null-blk.";
+    int bs = r.intIn(p + "bs", 1, 1 << 20);
+    // null_blk: bs > PAGE_SIZE becomes PAGE_SIZE, then it is rounded down to a multiple of 512.
+    bs = Math.max(512, Math.min(bs, 4096) / 512 * 512);
+    return new NullBlkSettings(
+        r.intIn(p + "queue-mode", 0, 2),
+        r.intIn(p + "submit-queues", 1, 4096),
+        r.intIn(p + "poll-queues", 0, 4096),
+        r.intIn(p + "hw-queue-depth", 1, 10240),
+        IrqMode.values()[r.intIn(p + "irqmode", 0, 2)],
+        r.longIn(p + "completion-nsec", 0, 3_600_000_000_000L),
+        bs,
+        r.intIn(p + "gb", 1, 1 << 20),
+        r.intIn(p + "nr-devices", 1, 1024),
+        r.bool(p + "no-sched"),
+        r.intIn(p + "home-node", -1, 1023));
+  }
+
+  /** Device size in bytes. */
+  public long sizeBytes() {
+    return (long) gb << 30;
+  }
+
+  /** nr_hw_queues of the tag set: submit_queues plus poll_queues. */
+  public int nrHwQueues() {
+    return submitQueues + pollQueues;
+  }
+}

@@ -1,0 +1,124 @@
+package blksim.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigValue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The layers of a run's configuration, lowest first: {@code reference.conf}, then each layer added,
+ * a later one overriding an earlier one. Every layer is checked when it is added: a key that {@code
+ * reference.conf} does not know is an error that names the key, where it was written, and the
+ * nearest known key.
+ */
+public final class Scenario {
+  private final Config reference = ConfigFactory.defaultReference();
+  private Config layers = ConfigFactory.empty();
+
+  /** Adds a HOCON scenario file. */
+  public Scenario file(Path path) {
+    if (!Files.isRegularFile(path)) {
+      throw new ConfigError(path + ": no such scenario file");
+    }
+    Config layer;
+    try {
+      layer =
+          ConfigFactory.parseFile(
+              path.toFile(),
+              ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false));
+    } catch (ConfigException e) {
+      throw new ConfigError(ConfigNames.oneLine(e));
+    }
+    return layer(layer);
+  }
+
+  /** Adds one {@code --set path=value} override; {@code blksim.} may be left out of the path. */
+  public Scenario set(String assignment) {
+    int eq = assignment.indexOf('=');
+    if (eq <= 0) {
+      throw new ConfigError(
+          "--set " + assignment + ": expected path=value, e.g. --set blksim.io-uring.depth=64");
+    }
+    String path = assignment.substring(0, eq).trim();
+    if (!path.startsWith("blksim.") && !path.startsWith("akka.")) {
+      path = "blksim." + path;
+    }
+    return hocon(path + " = " + assignment.substring(eq + 1), "--set " + assignment);
+  }
+
+  /**
+   * Adds null_blk module parameters in modprobe syntax ({@code "submit_queues=1 poll_queues=1"}).
+   */
+  public Scenario nullBlk(String modprobeParams) {
+    return layer(NullBlkParams.parse(modprobeParams));
+  }
+
+  /** Adds settings given as {@code path -> value} (values as HOCON would read them). */
+  public Scenario values(Map<String, Object> values, String origin) {
+    return layer(ConfigFactory.parseMap(values, origin));
+  }
+
+  /** Adds a layer of HOCON text. */
+  public Scenario hocon(String text, String origin) {
+    Config layer;
+    try {
+      layer =
+          ConfigFactory.parseString(
+              text, ConfigParseOptions.defaults().setOriginDescription(origin));
+    } catch (ConfigException e) {
+      throw new ConfigError(ConfigNames.oneLine(e));
+    }
+    return layer(layer);
+  }
+
+  /** The layers over {@code reference.conf}, resolved. */
+  public Config resolved() {
+    try {
+      return layers.withFallback(reference).resolve();
+    } catch (ConfigException e) {
+      throw new ConfigError(ConfigNames.oneLine(e));
+    }
+  }
+
+  /** The typed settings of the layers so far. */
+  public BlksimSettings settings() {
+    return BlksimSettings.from(resolved());
+  }
+
+  private Scenario layer(Config layer) {
+    checkKnownKeys(layer);
+    layers = layer.withFallback(layers);
+    return this;
+  }
+
+  private void checkKnownKeys(Config layer) {
+    Map<String, ConfigValue> sorted = new TreeMap<>();
+    for (Map.Entry<String, ConfigValue> entry : layer.entrySet()) {
+      sorted.put(entry.getKey(), entry.getValue());
+    }
+    for (Map.Entry<String, ConfigValue> entry : sorted.entrySet()) {
+      String key = entry.getKey();
+      if (key.startsWith("akka.")
+          || key.startsWith("blksim.profiles.")
+          || key.startsWith(EngineSettings.DISPATCHER_PATH + ".")
+          || reference.hasPathOrNull(key)) {
+        continue;
+      }
+      String origin = entry.getValue().origin().description();
+      String near = KeySuggestion.nearest(key, reference);
+      throw new ConfigError(
+          origin
+              + ": unknown key "
+              + key
+              + (near == null
+                  ? " (blksim reads the keys of its reference.conf under blksim.*)"
+                  : " (did you mean " + near + "?)"));
+    }
+  }
+}

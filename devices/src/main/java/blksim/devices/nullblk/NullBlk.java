@@ -1,0 +1,139 @@
+package blksim.devices.nullblk;
+
+import blksim.config.NullBlkSettings;
+import blksim.queues.blkmq.HctxType;
+import blksim.queues.blkmq.QueueMap;
+import blksim.queues.blkmq.Request;
+import blksim.queues.books.Books;
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * Models one null_blk device in blk-mq mode ({@code struct nullb}, drivers/block/null_blk/main.c,
+ * 5.16-6.6): its size, its hardware queues ({@code submit_queues} of type default, then {@code
+ * poll_queues} of type poll, as {@code null_map_queues} lays them out) and, per poll queue, the
+ * {@code poll_list} that {@code null_queue_rq} fills and {@code null_poll} drains.
+ *
+ * <p>A polled request completes, with no device time, the first time its queue is polled after
+ * submission; {@code irqmode} and {@code completion_nsec} apply only to the default queues.
+ */
+public final class NullBlk {
+  /** What {@link #queueRq} did with a request. */
+  public enum Queued {
+    /** Put on a poll queue's poll_list; it completes when the queue is polled. */
+    ON_POLL_LIST
+  }
+
+  private final int index;
+  private final NullBlkSettings settings;
+  private final QueueMap map;
+  private final NullbQueue[] queues;
+  private long queuedRqs;
+  private long polledRqs;
+
+  private static final class NullbQueue {
+    final HctxType type;
+    final ArrayDeque<Request> pollList = new ArrayDeque<>();
+
+    NullbQueue(HctxType type) {
+      this.type = type;
+    }
+  }
+
+  public NullBlk(int index, NullBlkSettings settings) {
+    this.index = index;
+    this.settings = settings;
+    this.map = QueueMap.nullBlk(settings.submitQueues(), settings.pollQueues());
+    this.queues = new NullbQueue[settings.nrHwQueues()];
+    for (int i = 0; i < queues.length; i++) {
+      queues[i] = new NullbQueue(i < settings.submitQueues() ? HctxType.DEFAULT : HctxType.POLL);
+    }
+  }
+
+  /** {@code /dev/nullb<index>}. */
+  public String diskName() {
+    return "nullb" + index;
+  }
+
+  public int index() {
+    return index;
+  }
+
+  /** {@code BLKGETSIZE64}. */
+  public long sizeBytes() {
+    return settings.sizeBytes();
+  }
+
+  /** {@code queue_logical_block_size}. */
+  public int logicalBlockSize() {
+    return settings.bs();
+  }
+
+  public QueueMap queueMap() {
+    return map;
+  }
+
+  /** Hardware queues: submit_queues + poll_queues. */
+  public int nrHwQueues() {
+    return queues.length;
+  }
+
+  /** Type of hardware queue {@code hctx}. */
+  public HctxType hctxType(int hctx) {
+    return queues[hctx].type;
+  }
+
+  public NullBlkSettings settings() {
+    return settings;
+  }
+
+  /**
+   * {@code null_queue_rq} for a request already started ({@code blk_mq_start_request}).
+   *
+   * @throws UnsupportedOperationException for a default (interrupt-driven) queue, whose completion
+   *     paths are not modelled yet
+   */
+  public Queued queueRq(int hctx, Request rq) {
+    NullbQueue nq = queues[hctx];
+    if (nq.type != HctxType.POLL) {
+      throw new UnsupportedOperationException("null_blk irqmode completion is not modelled yet");
+    }
+    nq.pollList.addLast(rq);
+    queuedRqs++;
+    return Queued.ON_POLL_LIST;
+  }
+
+  /**
+   * {@code null_poll}: splices the whole poll list of {@code hctx} and processes each request
+   * ({@code null_process_cmd}: nothing to do for a read without memory backing).
+   *
+   * @param out receives the completed requests in submission order
+   * @return how many it found
+   */
+  public int poll(int hctx, List<Request> out) {
+    ArrayDeque<Request> list = queues[hctx].pollList;
+    int nr = list.size();
+    for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+      rq.markComplete();
+      out.add(rq);
+    }
+    polledRqs += nr;
+    return nr;
+  }
+
+  /** Requests waiting on {@code hctx}'s poll list. */
+  public int pollListSize(int hctx) {
+    return queues[hctx].pollList.size();
+  }
+
+  /** Checks that no request is left on a poll list. */
+  public void audit(Books books) {
+    for (int i = 0; i < queues.length; i++) {
+      books.checkEqual(
+          0,
+          queues[i].pollList.size(),
+          diskName() + ": requests left on hctx" + i + "'s poll_list");
+    }
+    books.checkEqual(queuedRqs, polledRqs, diskName() + ": requests queued vs completed");
+  }
+}

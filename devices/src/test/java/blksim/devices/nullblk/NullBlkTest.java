@@ -1,0 +1,78 @@
+package blksim.devices.nullblk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.config.BlksimSettings;
+import blksim.config.NullBlkSettings;
+import blksim.queues.blkmq.HctxType;
+import blksim.queues.blkmq.HwCtx;
+import blksim.queues.blkmq.Request;
+import blksim.queues.blkmq.RqState;
+import blksim.queues.books.Books;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** null_blk in blk-mq mode with poll queues (drivers/block/null_blk/main.c, 5.16+). */
+class NullBlkTest {
+  private final NullBlkSettings defaults = BlksimSettings.defaults().nullBlk();
+
+  @Test
+  void defaultsShouldBeTheModuleDefaults() {
+    NullBlk nb = new NullBlk(0, defaults);
+    assertEquals("nullb0", nb.diskName());
+    assertEquals(250L << 30, nb.sizeBytes());
+    assertEquals(512, nb.logicalBlockSize());
+    assertEquals(2, nb.nrHwQueues(), "submit_queues=1 + poll_queues=1");
+    assertEquals(HctxType.DEFAULT, nb.hctxType(0));
+    assertEquals(HctxType.POLL, nb.hctxType(1));
+    assertEquals(64, defaults.hwQueueDepth());
+    assertEquals(NullBlkSettings.IrqMode.SOFTIRQ, defaults.irqmode());
+    assertEquals(10_000, defaults.completionNsec());
+  }
+
+  @Test
+  void pollShouldCompleteEverythingQueuedSinceTheLastPollInOrder() {
+    NullBlk nb = new NullBlk(0, defaults);
+    HwCtx hctx = new HwCtx(1, HctxType.POLL, 64, 1);
+    List<Request> rqs = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      Request rq = hctx.allocRequest(0, null);
+      hctx.dispatched(rq);
+      assertEquals(NullBlk.Queued.ON_POLL_LIST, nb.queueRq(1, rq));
+      rqs.add(rq);
+    }
+    List<Request> found = new ArrayList<>();
+    assertEquals(5, nb.poll(1, found));
+    assertEquals(rqs, found);
+    found.forEach(rq -> assertEquals(RqState.COMPLETE, rq.state()));
+    assertEquals(0, nb.poll(1, new ArrayList<>()), "a poll of an empty list finds nothing");
+    Books books = new Books();
+    nb.audit(books);
+    assertTrue(books.balanced(), books.violations().toString());
+  }
+
+  @Test
+  void booksShouldSeeARequestLeftOnThePollList() {
+    NullBlk nb = new NullBlk(0, defaults);
+    HwCtx hctx = new HwCtx(1, HctxType.POLL, 64, 1);
+    Request rq = hctx.allocRequest(0, null);
+    hctx.dispatched(rq);
+    nb.queueRq(1, rq);
+    Books books = new Books();
+    nb.audit(books);
+    assertFalse(books.balanced());
+  }
+
+  @Test
+  void defaultQueuesAreNotModelledYet() {
+    NullBlk nb = new NullBlk(0, defaults);
+    HwCtx hctx = new HwCtx(0, HctxType.DEFAULT, 64, 1);
+    Request rq = hctx.allocRequest(0, null);
+    hctx.dispatched(rq);
+    assertThrows(UnsupportedOperationException.class, () -> nb.queueRq(0, rq));
+  }
+}

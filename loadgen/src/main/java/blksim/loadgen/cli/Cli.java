@@ -1,0 +1,94 @@
+package blksim.loadgen.cli;
+
+import blksim.config.ConfigError;
+import blksim.loadgen.ExitStatus;
+import blksim.queues.books.InvariantBroken;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code blksim} command line: {@code io_uring}, {@code run}, {@code bench}, and, with no
+ * argument at all, the default scenario. Bad input of any kind is one line on stderr and exit
+ * status 2; a broken invariant is one line and 3.
+ */
+public final class Cli {
+  private Cli() {}
+
+  /**
+   * The default scenario, the seed's command (Pavel Begunkov, 2021-10-13): {@code t/io_uring -d32
+   * -s32 -c32 -b512 -p1 /dev/nullb0}, for one second of virtual time.
+   */
+  public static final String[] DEFAULT_ARGS = {
+    "io_uring", "-d32", "-s32", "-c32", "-b512", "-p1", "-r1", "/dev/nullb0"
+  };
+
+  @Command(
+      name = "blksim",
+      mixinStandardHelpOptions = true,
+      version = "blksim 0.1.0",
+      description = {
+        "A virtual-time model of the Linux block I/O fast path.",
+        "With no arguments: blksim io_uring -d32 -s32 -c32 -b512 -p1 -r1 /dev/nullb0"
+      })
+  static final class Top implements Callable<Integer> {
+    @Override
+    public Integer call() {
+      throw new ConfigError("blksim: give a command (io_uring, run, bench) or no arguments at all");
+    }
+  }
+
+  /** Runs {@code args}; returns the exit status. */
+  public static ExitStatus execute(String[] args, PrintStream out, PrintStream err) {
+    String[] effective = args.length == 0 ? DEFAULT_ARGS : args;
+    CommandLine cmd = new CommandLine(new Top());
+    cmd.addSubcommand("io_uring", new IoUringCommand(out, err));
+    cmd.addSubcommand("run", new RunCommand(out, err));
+    cmd.addSubcommand("bench", new BenchCommand(out));
+    cmd.setOut(new PrintWriter(out, true));
+    cmd.setErr(new PrintWriter(err, true));
+    cmd.setParameterExceptionHandler(
+        (ex, a) -> {
+          String name = ex.getCommandLine().getCommandName();
+          err.println(
+              ("blksim".equals(name) ? "blksim" : "blksim " + name)
+                  + ": "
+                  + firstLine(ex.getMessage())
+                  + ("io_uring".equals(name)
+                      ? " (t/io_uring flags: -d -s -c -b -p -B -F -n -O -N -t -T -r -R -a -S -X -P -V -e -u -H -h)"
+                      : ""));
+          return ExitStatus.USAGE.code();
+        });
+    cmd.setExecutionExceptionHandler(
+        (ex, c, parsed) -> {
+          if (ex instanceof ConfigError) {
+            err.println(ex.getMessage());
+            return ExitStatus.USAGE.code();
+          }
+          if (ex instanceof InvariantBroken) {
+            err.println("blksim: invariant broken: " + ex.getMessage());
+            return ExitStatus.BOOKS.code();
+          }
+          err.println("blksim: internal error: " + ex);
+          if (System.getenv("BLKSIM_TRACE") != null) {
+            ex.printStackTrace(err);
+          }
+          return ExitStatus.INTERNAL.code();
+        });
+    int code = cmd.execute(effective);
+    out.flush();
+    for (ExitStatus s : ExitStatus.values()) {
+      if (s.code() == code) {
+        return s;
+      }
+    }
+    return ExitStatus.INTERNAL;
+  }
+
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return (nl < 0 ? s : s.substring(0, nl)).trim();
+  }
+}

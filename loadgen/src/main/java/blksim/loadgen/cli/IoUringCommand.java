@@ -1,0 +1,201 @@
+package blksim.loadgen.cli;
+
+import blksim.config.ConfigError;
+import blksim.config.IoUringSettings;
+import blksim.config.Scenario;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code blksim io_uring}: fio's {@code t/io_uring} command line, every flag of current master with
+ * its default, run on the model. {@code -r N} is N seconds of virtual time.
+ */
+@Command(name = "io_uring", description = "Run fio's t/io_uring command line on the model.")
+public final class IoUringCommand implements Callable<Integer> {
+  private final PrintStream out;
+  private final PrintStream err;
+
+  @Option(names = "-d", paramLabel = "<int>")
+  Integer depth;
+
+  @Option(names = "-s", paramLabel = "<int>")
+  Integer batchSubmit;
+
+  @Option(names = "-c", paramLabel = "<int>")
+  Integer batchComplete;
+
+  @Option(names = "-b", paramLabel = "<int>")
+  Integer blockSize;
+
+  @Option(names = "-p", paramLabel = "<bool>")
+  Integer polled;
+
+  @Option(names = "-B", paramLabel = "<bool>")
+  Integer fixedBufs;
+
+  @Option(names = "-F", paramLabel = "<bool>")
+  Integer registerFiles;
+
+  @Option(names = "-n", paramLabel = "<int>")
+  Integer threads;
+
+  @Option(names = "-O", paramLabel = "<bool>")
+  Integer oDirect;
+
+  @Option(names = "-N", paramLabel = "<bool>")
+  Integer nop;
+
+  @Option(names = "-t", paramLabel = "<bool>")
+  Integer stats;
+
+  @Option(names = "-T", paramLabel = "<int>")
+  Long tscRate;
+
+  @Option(names = "-r", paramLabel = "<int>")
+  Integer runtime;
+
+  @Option(names = "-R", paramLabel = "<bool>")
+  Integer randomIo;
+
+  @Option(names = "-a", paramLabel = "<bool>")
+  Integer aio;
+
+  @Option(names = "-S", paramLabel = "<bool>")
+  Integer syncIo;
+
+  @Option(names = "-X", paramLabel = "<bool>")
+  Integer registerRing;
+
+  @Option(names = "-P", paramLabel = "<bool>")
+  Integer numa;
+
+  @Option(names = "-V", paramLabel = "<bool>")
+  Integer vectored;
+
+  @Option(names = "-e", paramLabel = "<bool>")
+  Integer restriction;
+
+  @Option(names = "-u", paramLabel = "<bool>")
+  Integer passthrough;
+
+  @Option(names = "-H", paramLabel = "<path>")
+  String hugetlb;
+
+  @Option(names = "-D", paramLabel = "<bool>", hidden = true)
+  String dmaMap;
+
+  @Option(names = {"-h", "-?"})
+  boolean help;
+
+  @Parameters(paramLabel = "<file>")
+  List<String> files = new ArrayList<>();
+
+  @Mixin RunOptions run = new RunOptions();
+
+  IoUringCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    if (help) {
+      TIoUringUsage.print(out);
+      return 0;
+    }
+    return Runner.runAndReport(scenario().settings(), run.json, out, err).code();
+  }
+
+  /** The scenario these flags describe, with the run options layered on top. */
+  Scenario scenario() {
+    if (dmaMap != null) {
+      throw new ConfigError(
+          "-D " + dmaMap + ": dma_map was removed from t/io_uring in 2024; not accepted");
+    }
+    if (files.isEmpty()) {
+      throw new ConfigError("No files specified: give the device to read, e.g. /dev/nullb0");
+    }
+    Map<String, Object> v = new LinkedHashMap<>();
+    String p = "blksim.io-uring.";
+    put(v, p + "depth", depth, "-d", "IO depth", 1, IoUringSettings.IORING_MAX_ENTRIES);
+    put(
+        v,
+        p + "batch-submit",
+        batchSubmit,
+        "-s",
+        "batch submit",
+        0,
+        IoUringSettings.IORING_MAX_ENTRIES);
+    put(
+        v,
+        p + "batch-complete",
+        batchComplete,
+        "-c",
+        "batch complete",
+        0,
+        IoUringSettings.IORING_MAX_ENTRIES);
+    put(v, p + "block-size", blockSize, "-b", "block size in bytes", 1, 1 << 24);
+    put(v, p + "threads", threads, "-n", "threads (Threads must be non-zero)", 1, 4096);
+    bool(v, p + "polled", polled);
+    bool(v, p + "fixed-buffers", fixedBufs);
+    bool(v, p + "register-files", registerFiles);
+    bool(v, p + "o-direct", oDirect);
+    bool(v, p + "nop", nop);
+    bool(v, p + "track-latencies", stats);
+    bool(v, p + "random-io", randomIo);
+    bool(v, p + "aio", aio);
+    bool(v, p + "sync-io", syncIo);
+    bool(v, p + "register-ring", registerRing);
+    bool(v, p + "numa-placement", numa);
+    bool(v, p + "vectored", vectored);
+    bool(v, p + "restriction", restriction);
+    bool(v, p + "passthrough", passthrough);
+    if (tscRate != null) {
+      if (tscRate < 0) {
+        throw new ConfigError("-T " + tscRate + ": a TSC rate in Hz must be >= 0");
+      }
+      v.put(p + "tsc-rate", tscRate);
+    }
+    if (hugetlb != null) {
+      v.put(p + "hugetlb-path", hugetlb);
+    }
+    if (runtime != null) {
+      if (runtime <= 0) {
+        throw new ConfigError(
+            "-r "
+                + runtime
+                + ": t/io_uring's 'until interrupted' has no end in virtual time; "
+                + "give a runtime of 1 second or more");
+      }
+      v.put("blksim.run.runtime", runtime + "s");
+    }
+    v.put(p + "files", files);
+    return run.apply(new Scenario().values(v, "t/io_uring flags"));
+  }
+
+  private static void put(
+      Map<String, Object> v, String key, Integer value, String flag, String what, int lo, int hi) {
+    if (value == null) {
+      return;
+    }
+    if (value < lo || value > hi) {
+      throw new ConfigError(flag + " " + value + ": " + what + " must be " + lo + " to " + hi);
+    }
+    v.put(key, value);
+  }
+
+  /** t/io_uring reads its booleans with {@code !!atoi()}: any non-zero integer is true. */
+  private static void bool(Map<String, Object> v, String key, Integer value) {
+    if (value != null) {
+      v.put(key, value != 0);
+    }
+  }
+}

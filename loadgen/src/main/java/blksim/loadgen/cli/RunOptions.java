@@ -1,0 +1,54 @@
+package blksim.loadgen.cli;
+
+import blksim.config.Scenario;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options every run takes, whatever describes its load. */
+public final class RunOptions {
+  @Option(
+      names = "--set",
+      paramLabel = "path=value",
+      description =
+          "Override any HOCON key (blksim. may be left out), e.g. --set io-uring.depth=64.")
+  List<String> sets = new ArrayList<>();
+
+  @Option(
+      names = "--null-blk",
+      paramLabel = "'name=value ...'",
+      description =
+          "null_blk module parameters in modprobe syntax, e.g. 'submit_queues=1 poll_queues=1'.")
+  List<String> nullBlk = new ArrayList<>();
+
+  @Option(names = "--seed", paramLabel = "N", description = "Root seed of every random stream.")
+  Long seed;
+
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      description = "Also write the figures as JSON to FILE.")
+  Path json;
+
+  @Option(
+      names = "--engine",
+      paramLabel = "akka|sequential",
+      description =
+          "Actors ordered by a clock actor (akka, default) or a plain event loop: same output.")
+  String engine;
+
+  /** Adds the option layers, in order: --null-blk, --set, --seed, --engine. */
+  Scenario apply(Scenario scenario) {
+    nullBlk.forEach(scenario::nullBlk);
+    sets.forEach(scenario::set);
+    if (seed != null) {
+      scenario.values(Map.of("blksim.run.seed", seed), "--seed");
+    }
+    if (engine != null) {
+      scenario.values(Map.of("blksim.engine.kind", engine), "--engine");
+    }
+    return scenario;
+  }
+}

@@ -1,0 +1,110 @@
+package blksim.loadgen.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Writes a run's figures as JSON; keys are fio's where fio has one ({@code iops}, {@code
+ * bw_bytes}).
+ */
+public final class JsonReport {
+  private JsonReport() {}
+
+  /** The JSON text of {@code r}. */
+  public static String render(RunReport r) {
+    var res = r.result();
+    var s = r.settings();
+    StringBuilder b = new StringBuilder(1024);
+    b.append("{\n");
+    field(b, "blksim_command", quote(Summary.commandLine(s.ioUring())));
+    field(b, "profile", quote(s.profile().name()));
+    field(b, "seed", Long.toString(s.run().seed()));
+    field(b, "virtual_ns", Long.toString(s.run().runtimeNs()));
+    field(b, "virtual_end_ns", Long.toString(res.endPs() / 1000));
+    field(b, "iops", Long.toString(r.iops()));
+    field(b, "bw_bytes", Long.toString(r.bwBytes()));
+    field(b, "ios_submitted", Long.toString(res.done()));
+    field(b, "ios_completed", Long.toString(r.completed()));
+    field(b, "io_uring_enter_calls", Long.toString(res.calls()));
+    b.append("  \"latency_ns\": {");
+    b.append("\"p50\": ").append(r.latencyNs(50)).append(", ");
+    b.append("\"p90\": ").append(r.latencyNs(90)).append(", ");
+    b.append("\"p99\": ").append(r.latencyNs(99)).append(", ");
+    b.append("\"p99.9\": ").append(r.latencyNs(99.9)).append(", ");
+    b.append("\"max\": ").append(res.latencyNs().getMaxValue()).append(", ");
+    b.append("\"mean\": ")
+        .append(String.format(Locale.ROOT, "%.3f", res.latencyNs().getMean()))
+        .append(", ");
+    b.append("\"percentile\": {");
+    long[] pv = r.percentilesNs();
+    for (int i = 0; i < pv.length; i++) {
+      b.append(i == 0 ? "" : ", ")
+          .append(quote(String.format(Locale.ROOT, "%f", TIoUringFormat.PLIST[i])))
+          .append(": ")
+          .append(pv[i]);
+    }
+    b.append("}},\n");
+    b.append("  \"intervals\": [");
+    var lines = r.lines();
+    for (int i = 0; i < lines.size(); i++) {
+      var l = lines.get(i);
+      b.append(i == 0 ? "\n" : ",\n")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "    {\"start_ns\": %d, \"end_ns\": %d, \"ios\": %d, \"iops\": %d, \"ios_per_call\": [%d, %d]}",
+                  l.startNs(),
+                  l.endNs(),
+                  l.done(),
+                  l.iops(),
+                  l.rpc(),
+                  l.ipc()));
+    }
+    b.append("\n  ],\n");
+    b.append("  \"books\": {\"balanced\": ")
+        .append(res.books().balanced())
+        .append(", \"violations\": [");
+    var v = res.books().violations();
+    for (int i = 0; i < v.size(); i++) {
+      b.append(i == 0 ? "" : ", ").append(quote(v.get(i)));
+    }
+    b.append("]},\n");
+    field(b, "wall_sec", String.format(Locale.ROOT, "%.3f", r.wallNanos() / 1e9));
+    b.append("  \"sim_ios_per_wall_sec\": ")
+        .append(Math.round(r.simIosPerWallSec()))
+        .append("\n}\n");
+    return b.toString();
+  }
+
+  /** Writes the JSON of {@code r} to {@code path}. */
+  public static void write(RunReport r, Path path) throws IOException {
+    Files.writeString(path, render(r), StandardCharsets.UTF_8);
+  }
+
+  private static void field(StringBuilder b, String key, String value) {
+    b.append("  ").append(quote(key)).append(": ").append(value).append(",\n");
+  }
+
+  static String quote(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '"' -> b.append("\\\"");
+        case '\\' -> b.append("\\\\");
+        case '\n' -> b.append("\\n");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            b.append(c);
+          }
+        }
+      }
+    }
+    return b.append('"').toString();
+  }
+}

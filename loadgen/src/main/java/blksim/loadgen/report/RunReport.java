@@ -1,0 +1,55 @@
+package blksim.loadgen.report;
+
+import blksim.actors.topology.RunResult;
+import blksim.config.BlksimSettings;
+import blksim.queues.time.VirtualTime;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A finished run and the figures every report takes from it.
+ *
+ * @param lines the status intervals printed
+ * @param wallNanos wall-clock time of the simulation, only for the last line
+ */
+public record RunReport(
+    BlksimSettings settings, RunResult result, List<StatusPrinter.Line> lines, long wallNanos) {
+
+  /** Submissions per second of virtual time, over the runtime: what the status lines add up to. */
+  public long iops() {
+    long done = lines.stream().mapToLong(StatusPrinter.Line::done).sum();
+    return done * VirtualTime.NS_PER_SEC / settings.run().runtimeNs();
+  }
+
+  /** Bytes per second. */
+  public long bwBytes() {
+    return iops() * settings.ioUring().blockSize();
+  }
+
+  /** I/Os completed: reaped by user space, or dropped at ring teardown. */
+  public long completed() {
+    return result.reaps()
+        + result.submitters().stream().mapToLong(RunResult.Submitter::droppedAtExit).sum();
+  }
+
+  /** The value at each of t/io_uring's percentiles, in ns. */
+  public long[] percentilesNs() {
+    Histogram h = result.latencyNs();
+    long[] v = new long[TIoUringFormat.PLIST.length];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(TIoUringFormat.PLIST[i]);
+    }
+    return v;
+  }
+
+  /** Value at {@code percentile}, in ns. */
+  public long latencyNs(double percentile) {
+    Histogram h = result.latencyNs();
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile);
+  }
+
+  /** Simulated I/Os completed per second of wall time. */
+  public double simIosPerWallSec() {
+    return wallNanos == 0 ? 0 : completed() * 1e9 / wallNanos;
+  }
+}

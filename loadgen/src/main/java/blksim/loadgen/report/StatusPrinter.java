@@ -1,0 +1,73 @@
+package blksim.loadgen.report;
+
+import blksim.actors.tiouring.StatusSink;
+import blksim.queues.time.VirtualTime;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Prints t/io_uring's status lines as the intervals end, and {@code Exiting on timeout} and {@code
+ * Maximum IOPS} when the runtime is over. Each IOPS figure is scaled to one second of virtual time.
+ */
+public final class StatusPrinter implements StatusSink {
+
+  /**
+   * One printed interval.
+   *
+   * @param iops submissions per second over the interval
+   * @param rpc submissions per call
+   * @param ipc reaps per call
+   */
+  public record Line(
+      int index, long startNs, long endNs, long done, long iops, long rpc, long ipc) {}
+
+  private final PrintStream out;
+  private final int bs;
+  private final List<Line> lines = new ArrayList<>();
+  private long maxIops;
+
+  public StatusPrinter(PrintStream out, int bs) {
+    this.out = out;
+    this.bs = bs;
+  }
+
+  @Override
+  public void interval(Interval iv) {
+    long lengthNs = VirtualTime.ns(iv.endPs() - iv.startPs());
+    long iops = lengthNs == 0 ? 0 : iv.done() * VirtualTime.NS_PER_SEC / lengthNs;
+    long rpc = iv.calls() == 0 ? -1 : iv.done() / iv.calls();
+    long ipc = iv.calls() == 0 ? -1 : iv.reaps() / iv.calls();
+    maxIops = Math.max(maxIops, iops);
+    lines.add(
+        new Line(
+            iv.index(),
+            VirtualTime.ns(iv.startPs()),
+            VirtualTime.ns(iv.endPs()),
+            iv.done(),
+            iops,
+            rpc,
+            ipc));
+    out.println(TIoUringFormat.status(iops, rpc, ipc, bs));
+  }
+
+  @Override
+  public void timeout(long atPs) {
+    out.println("Exiting on timeout");
+    out.println(TIoUringFormat.maximum(maxIops));
+  }
+
+  /** The intervals printed so far. */
+  public List<Line> lines() {
+    return List.copyOf(lines);
+  }
+
+  /** Submissions over all intervals, that is within the runtime. */
+  public long done() {
+    return lines.stream().mapToLong(Line::done).sum();
+  }
+
+  public long maxIops() {
+    return maxIops;
+  }
+}

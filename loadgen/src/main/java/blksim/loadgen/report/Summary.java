@@ -1,0 +1,122 @@
+package blksim.loadgen.report;
+
+import blksim.actors.topology.RunResult;
+import blksim.config.BlksimSettings;
+import blksim.config.IoUringSettings;
+import blksim.queues.time.VirtualTime;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** blksim's own summary after t/io_uring's lines; every line but the last is deterministic. */
+public final class Summary {
+  private Summary() {}
+
+  /** Prints the summary, without the last (wall-time) line. */
+  public static void print(RunReport r, PrintStream out) {
+    BlksimSettings s = r.settings();
+    IoUringSettings u = s.ioUring();
+    RunResult res = r.result();
+    out.println();
+    out.printf(
+        Locale.ROOT,
+        "blksim: %s for %s of virtual time, profile %s, seed %d, null_blk %s%n",
+        commandLine(u),
+        seconds(s.run().runtimeNs()),
+        s.profile().name(),
+        s.run().seed(),
+        nullBlk(s));
+    out.printf(
+        Locale.ROOT,
+        "  IOPS        %d (%s), submissions per second of virtual time%n",
+        r.iops(),
+        TIoUringFormat.iops(r.iops()).substring(5));
+    out.printf(Locale.ROOT, "  bandwidth   %d B/s (%dMiB/s)%n", r.bwBytes(), r.bwBytes() >> 20);
+    long calls = res.calls();
+    out.printf(
+        Locale.ROOT,
+        "  I/Os        %d submitted, %d completed (%d reaped, %d at ring teardown), "
+            + "%d io_uring_enter calls, IOS/call=%d/%d%n",
+        res.done(),
+        r.completed(),
+        res.reaps(),
+        r.completed() - res.reaps(),
+        calls,
+        calls == 0 ? -1 : res.done() / calls,
+        calls == 0 ? -1 : res.reaps() / calls);
+    out.printf(
+        Locale.ROOT,
+        "  latency     submit to reap, %d I/Os, mean %.1f ns, max %d ns%n",
+        res.latencyNs().getTotalCount(),
+        res.latencyNs().getMean(),
+        res.latencyNs().getMaxValue());
+    for (String line : TIoUringFormat.percentiles(r.percentilesNs(), "  ")) {
+      out.println(line);
+    }
+    for (RunResult.Submitter sub : res.submitters()) {
+      long ps = res.ledger().totalPs(sub.index());
+      out.printf(
+          Locale.ROOT,
+          "  cpu%d        %.1f ns of CPU time per I/O, busy %.1f%% of %s%n",
+          sub.index(),
+          r.completed() == 0 ? 0.0 : ps / 1000.0 / r.completed(),
+          res.endPs() == 0 ? 0.0 : 100.0 * ps / res.endPs(),
+          seconds(VirtualTime.ns(res.endPs())));
+      if (sub.fatal() != null) {
+        out.printf(Locale.ROOT, "  submitter%d  stopped: %s%n", sub.index(), sub.fatal());
+      }
+    }
+    RunResult.BioCache c = res.bioCache();
+    out.printf(
+        Locale.ROOT,
+        "  bio cache   %d bios from the per-CPU cache, %d from the mempool, %d pruned%n",
+        c.hits(),
+        c.misses() + (s.bioset().percpuCache() ? 0 : res.done()),
+        c.pruned());
+    out.printf(
+        Locale.ROOT,
+        "  books       %s%n",
+        res.books().balanced()
+            ? "balanced: every I/O submitted completed once; no bio, request or tag left over"
+            : "NOT balanced: " + res.books().violations().get(0));
+  }
+
+  /** The last line, the only one that may differ between two runs. */
+  public static String wallLine(RunReport r) {
+    return String.format(
+        Locale.ROOT,
+        "wall %.2f s, %s simulated I/Os per wall second",
+        r.wallNanos() / 1e9,
+        TIoUringFormat.iops(Math.round(r.simIosPerWallSec())).substring(5));
+  }
+
+  /** The run as a t/io_uring command line. */
+  public static String commandLine(IoUringSettings u) {
+    return String.format(
+        Locale.ROOT,
+        "t/io_uring -d%d -s%d -c%d -b%d -p%d -B%d -F%d -n%d %s",
+        u.depth(),
+        u.batchSubmit(),
+        u.batchComplete(),
+        u.blockSize(),
+        u.polled() ? 1 : 0,
+        u.fixedBuffers() ? 1 : 0,
+        u.registerFiles() ? 1 : 0,
+        u.threads(),
+        String.join(" ", u.files()));
+  }
+
+  private static String nullBlk(BlksimSettings s) {
+    var n = s.nullBlk();
+    return String.format(
+        Locale.ROOT,
+        "submit_queues=%d poll_queues=%d hw_queue_depth=%d irqmode=%d",
+        n.submitQueues(),
+        n.pollQueues(),
+        n.hwQueueDepth(),
+        n.irqmode().ordinal());
+  }
+
+  private static String seconds(long ns) {
+    return String.format(Locale.ROOT, "%.3f s", ns / 1e9);
+  }
+}

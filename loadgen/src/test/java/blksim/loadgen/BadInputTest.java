@@ -1,0 +1,44 @@
+package blksim.loadgen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad input of every kind: one line on stderr naming it, nothing on stdout, exit status 2. */
+class BadInputTest {
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "io_uring -Q1 /dev/nullb0                               | Unknown option: '-Q1'",
+        "io_uring -d abc /dev/nullb0                            | '-d'",
+        "io_uring -d 0 /dev/nullb0                              | -d 0: IO depth must be 1 to 32768",
+        "io_uring -n 0 /dev/nullb0                              | Threads must be non-zero",
+        "io_uring -r 0 /dev/nullb0                              | -r 0",
+        "io_uring -d32                                          | No files specified",
+        "io_uring -D1 /dev/nullb0                               | dma_map was removed",
+        "io_uring -d32 /dev/sda                                 | /dev/sda: no such device",
+        "io_uring -b 100 -d32 /dev/nullb0                       | multiple of its logical block size",
+        "io_uring -d32 -p0 /dev/nullb0                          | -p0: interrupt-driven completion",
+        "io_uring /dev/nullb0                                   | tag exhaustion",
+        "io_uring -d32 --set io-uring.dept=4 /dev/nullb0        | did you mean blksim.io-uring.depth?",
+        "io_uring -d32 --set engine.kind=threads /dev/nullb0    | akka, sequential",
+        "io_uring -d32 --null-blk zoned=1 /dev/nullb0           | does not model yet",
+        "io_uring -d32 --null-blk hw_queue_dept=1 /dev/nullb0   | unknown parameter hw_queue_dept",
+        "io_uring -d32 --null-blk irqmode=7 /dev/nullb0         | accepted 0 to 2",
+        "run missing.conf                                       | missing.conf: no such scenario file",
+        "run                                                    | SCENARIO.conf",
+        "frobnicate                                             | frobnicate",
+        "bench --runs 0                                         | --runs 0",
+      })
+  void shouldSayWhatWasWrongOnOneLineAndExit2(String args, String expected) {
+    Blksim r = Blksim.run(args.trim().split("\\s+"));
+    assertEquals(2, r.status(), r.err());
+    assertEquals(1, r.errLines().size(), "one line: " + r.err());
+    assertTrue(r.err().contains(expected.trim()), r.err());
+    assertEquals("", r.out(), "nothing on stdout");
+  }
+}

@@ -1,0 +1,166 @@
+package blksim.loadgen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's successful paths: output shape, JSON, books, help. */
+class CommandTest {
+  private static final String[] SHORT = {
+    "io_uring",
+    "-d16",
+    "-s8",
+    "-c8",
+    "-b512",
+    "-p1",
+    "--set",
+    "run.runtime=20ms",
+    "--engine",
+    "sequential",
+    "/dev/nullb0"
+  };
+
+  @Test
+  void outputShouldHaveTIoUringsShapeThenTheSummary() {
+    Blksim r = Blksim.run(SHORT);
+    assertEquals(0, r.status(), r.err());
+    List<String> lines = r.lines();
+    assertEquals("submitter=0, tid=1000, file=/dev/nullb0, nfiles=1, node=-1", lines.get(0));
+    assertEquals("polled=1, fixedbufs=1, register_files=1, buffered=0, QD=16", lines.get(1));
+    assertEquals("Engine=io_uring, sq_ring=16, cq_ring=16", lines.get(2));
+    for (int i = 3; i < 13; i++) {
+      // -d16 -s8: a submit-only call, then one that reaps 16; an interval can end between them
+      assertTrue(
+          lines.get(i).matches("IOPS=\\d+\\.\\d\\dM, BW=\\d+MiB/s, IOS/call=8/[789]"),
+          lines.get(i));
+    }
+    assertEquals("Exiting on timeout", lines.get(13));
+    assertTrue(lines.get(14).startsWith("Maximum IOPS="), lines.get(14));
+    assertTrue(r.out().contains("books       balanced"), r.out());
+    assertTrue(
+        lines
+            .get(lines.size() - 2)
+            .matches("wall \\d+\\.\\d\\d s, .* simulated I/Os per wall second"),
+        lines.get(lines.size() - 2));
+  }
+
+  @Test
+  void trackLatenciesShouldAddTIoUringsPercentileBlock() {
+    String[] args =
+        List.of(
+                "io_uring",
+                "-t1",
+                "-d16",
+                "-s8",
+                "-c8",
+                "-b512",
+                "--set",
+                "run.runtime=5ms",
+                "--engine",
+                "sequential",
+                "/dev/nullb0")
+            .toArray(String[]::new);
+    Blksim r = Blksim.run(args);
+    assertEquals(0, r.status(), r.err());
+    assertTrue(
+        r.out().contains("Maximum IOPS=")
+            && r.out()
+                .contains(
+                    "\n1000: Latency percentiles:\n"
+                        + "    percentiles (nsec):\n     |  1.0000th=["),
+        r.out());
+  }
+
+  @Test
+  void jsonShouldCarryTheFiguresOfTheRun(@TempDir Path dir) throws IOException {
+    Path json = dir.resolve("run.json");
+    String[] args =
+        List.of(
+                "io_uring",
+                "-d16",
+                "-s8",
+                "-c8",
+                "-b512",
+                "--set",
+                "run.runtime=20ms",
+                "--engine",
+                "sequential",
+                "--json",
+                json.toString(),
+                "/dev/nullb0")
+            .toArray(String[]::new);
+    Blksim r = Blksim.run(args);
+    assertEquals(0, r.status(), r.err());
+    String text = Files.readString(json);
+    for (String key :
+        List.of(
+            "\"iops\": ",
+            "\"bw_bytes\": ",
+            "\"ios_completed\": ",
+            "\"latency_ns\": {\"p50\": ",
+            "\"p90\": ",
+            "\"p99\": ",
+            "\"p99.9\": ",
+            "\"max\": ",
+            "\"virtual_ns\": 20000000,",
+            "\"sim_ios_per_wall_sec\": ",
+            "\"balanced\": true")) {
+      assertTrue(text.contains(key), key + " in " + text);
+    }
+    String iops =
+        r.out()
+            .lines()
+            .filter(l -> l.startsWith("  IOPS"))
+            .findFirst()
+            .orElseThrow()
+            .split("\\s+")[2];
+    assertTrue(text.contains("\"iops\": " + iops + ","), iops + " in " + text);
+  }
+
+  @Test
+  void brokenBooksShouldEndWithExit3AndOneLine() {
+    for (String what : List.of("leak-bio", "leak-tag")) {
+      String[] args =
+          List.of(
+                  "io_uring",
+                  "-d16",
+                  "-s8",
+                  "-c8",
+                  "-b512",
+                  "--set",
+                  "run.runtime=2ms",
+                  "--set",
+                  "books.break=" + what,
+                  "--engine",
+                  "sequential",
+                  "/dev/nullb0")
+              .toArray(String[]::new);
+      Blksim r = Blksim.run(args);
+      assertEquals(3, r.status(), what);
+      assertEquals(1, r.errLines().size(), r.err());
+      assertTrue(r.err().startsWith("blksim: the books do not balance: "), r.err());
+      assertTrue(r.out().contains("books       NOT balanced: "), r.out());
+    }
+  }
+
+  @Test
+  void helpShouldPrintUsageAndExit0() {
+    Blksim h = Blksim.run("io_uring", "-h");
+    assertEquals(0, h.status());
+    assertTrue(
+        h.out()
+            .startsWith(
+                "blksim io_uring [options] -- [filenames]\n -d <int>  : IO Depth, default 128\n"),
+        h.out());
+    Blksim top = Blksim.run("--help");
+    assertEquals(0, top.status());
+    assertTrue(
+        top.out().contains("io_uring") && top.out().contains("run") && top.out().contains("bench"));
+  }
+}

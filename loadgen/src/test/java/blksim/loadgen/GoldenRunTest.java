@@ -1,0 +1,75 @@
+package blksim.loadgen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The default scenario (seed 000's {@code t/io_uring -d32 -s32 -c32 -b512 -p1 /dev/nullb0}) with a
+ * fixed seed must print, byte for byte, the checked-in report, whichever engine drives it and
+ * however it is given. A change that moves a figure must update {@code golden/default.out} and say
+ * why in its commit.
+ */
+class GoldenRunTest {
+
+  private static String golden() throws IOException {
+    try (InputStream in = GoldenRunTest.class.getResourceAsStream("/golden/default.out")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void theDefaultScenarioShouldPrintTheGoldenReportTwice() throws IOException {
+    Blksim first = Blksim.run();
+    assertEquals(0, first.status(), first.err());
+    assertEquals(golden(), first.deterministic());
+    Blksim second = Blksim.run();
+    assertEquals(
+        first.deterministic(), second.deterministic(), "same configuration and seed, same bytes");
+  }
+
+  @Test
+  void theSequentialEngineAndTheScenarioFileShouldPrintTheSameReport() throws IOException {
+    Blksim seq =
+        Blksim.run(
+            "io_uring",
+            "-d32",
+            "-s32",
+            "-c32",
+            "-b512",
+            "-p1",
+            "-r1",
+            "--engine",
+            "sequential",
+            "/dev/nullb0");
+    assertEquals(golden(), seq.deterministic());
+    Path file = Path.of("..", "config", "scenarios", "default.conf");
+    Blksim run = Blksim.run("run", file.toString(), "--engine", "sequential");
+    assertEquals(golden(), run.deterministic());
+  }
+
+  @Test
+  void twoSecondRunsShouldBeIdenticalToo() {
+    String[] args = {
+      "io_uring",
+      "-d32",
+      "-s32",
+      "-c32",
+      "-b512",
+      "-p1",
+      "-r",
+      "2",
+      "--engine",
+      "sequential",
+      "/dev/nullb0"
+    };
+    Blksim a = Blksim.run(args);
+    Blksim b = Blksim.run(args);
+    assertEquals(0, a.status(), a.err());
+    assertEquals(a.deterministic(), b.deterministic());
+  }
+}

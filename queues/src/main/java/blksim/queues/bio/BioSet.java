@@ -1,0 +1,153 @@
+package blksim.queues.bio;
+
+import blksim.config.BioSetSettings;
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+
+/**
+ * Models {@code struct bio_set} with {@code BIOSET_PERCPU_CACHE} (block/bio.c, kernels 5.16-5.18):
+ * a per-CPU {@link BioAllocCache} in front of a {@link Mempool}.
+ *
+ * <p>Policy, as in those kernels: a bio comes from the current CPU's cache when the caller asks for
+ * it ({@code IOCB_ALLOC_CACHE}, set by io_uring on IOPOLL rings) and it needs at most {@code
+ * BIO_INLINE_VECS} vecs; it is then flagged {@code BIO_PERCPU_CACHE}, as is a bio allocated fresh
+ * because the cache was empty. On the final {@code bio_put} a flagged bio is pushed on the putting
+ * CPU's list whatever the context; when that takes the count past {@code ALLOC_CACHE_MAX +
+ * ALLOC_CACHE_SLACK}, {@code ALLOC_CACHE_SLACK} bios are freed ({@code bio_alloc_cache_prune}). An
+ * unflagged bio goes back through the mempool.
+ */
+public final class BioSet {
+  /** How {@link #put} disposed of a bio, which decides what it costs. */
+  public enum PutPath {
+    /** Pushed on a per-CPU list. */
+    CACHED,
+    /** Freed to the mempool and slab. */
+    FREED
+  }
+
+  private final String name;
+  private final BioSetSettings settings;
+  private final BioAllocCache[] caches;
+  private final Mempool mempool;
+  private long outstanding;
+  private long cacheHits;
+  private long cacheMisses;
+  private long pruned;
+
+  /**
+   * @param nrCpus CPUs, one cache each when {@code settings.percpuCache()}
+   */
+  public BioSet(String name, BioSetSettings settings, int nrCpus) {
+    this.name = name;
+    this.settings = settings;
+    this.caches = new BioAllocCache[settings.percpuCache() ? nrCpus : 0];
+    for (int i = 0; i < caches.length; i++) {
+      caches[i] = new BioAllocCache();
+    }
+    this.mempool = new Mempool(settings.poolSize(), this, 0);
+  }
+
+  /**
+   * {@code bio_alloc_kiocb}: a bio from {@code cpu}'s cache if allowed and not empty.
+   *
+   * @param allocCache the caller's {@code IOCB_ALLOC_CACHE}
+   * @return the bio, or null when the caller must fall back to {@link #allocBioset}
+   */
+  public Bio allocPercpuCache(int cpu, boolean allocCache, int nrVecs) {
+    if (!usesCache(allocCache, nrVecs)) {
+      return null;
+    }
+    Bio bio = caches[cpu].pop();
+    if (bio == null) {
+      cacheMisses++;
+      return null;
+    }
+    cacheHits++;
+    return handOut(bio, true);
+  }
+
+  /**
+   * {@code bio_alloc_bioset}: a bio from the mempool; flagged for the cache when the caller asked
+   * for the cache (the cache was empty).
+   */
+  public Bio allocBioset(int cpu, boolean allocCache, int nrVecs) {
+    return handOut(mempool.alloc(), usesCache(allocCache, nrVecs));
+  }
+
+  /** The final {@code bio_put} on {@code cpu}: back to that CPU's cache or to the mempool. */
+  public PutPath put(int cpu, Bio bio) {
+    if (!bio.inUse() || bio.pool() != this) {
+      throw new InvariantBroken(
+          name + ": bio " + bio.id() + " put twice or into the wrong bio_set");
+    }
+    outstanding--;
+    boolean toCache = bio.percpuCache() && caches.length > 0;
+    bio.uninit();
+    if (!toCache) {
+      mempool.free(bio);
+      return PutPath.FREED;
+    }
+    BioAllocCache cache = caches[cpu];
+    if (cache.push(bio) > settings.allocCacheMax() + settings.allocCacheSlack()) {
+      for (int i = 0; i < settings.allocCacheSlack(); i++) {
+        mempool.free(cache.pollOldest());
+        pruned++;
+      }
+    }
+    return PutPath.CACHED;
+  }
+
+  /** Forgets a bio handed out, as a leak would; only for testing the books. */
+  public void leak(Bio bio) {
+    bio.uninit();
+  }
+
+  private boolean usesCache(boolean allocCache, int nrVecs) {
+    return caches.length > 0 && allocCache && nrVecs <= settings.bioInlineVecs();
+  }
+
+  private Bio handOut(Bio bio, boolean percpuCache) {
+    bio.init(percpuCache);
+    outstanding++;
+    return bio;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public long cacheHits() {
+    return cacheHits;
+  }
+
+  public long cacheMisses() {
+    return cacheMisses;
+  }
+
+  /** Bios freed by {@code bio_alloc_cache_prune}. */
+  public long pruned() {
+    return pruned;
+  }
+
+  /** Bios handed out and not put yet. */
+  public long outstanding() {
+    return outstanding;
+  }
+
+  /** Checks that every bio is back: in a cache, in the mempool reserve, or freed to the slab. */
+  public void audit(Books books) {
+    books.checkEqual(0, outstanding, name + ": bios handed out and never put");
+    long cached = 0;
+    for (int cpu = 0; cpu < caches.length; cpu++) {
+      books.checkEqual(
+          caches[cpu].nr(),
+          caches[cpu].listSize(),
+          name + ": cpu" + cpu + " cache nr vs its free list");
+      cached += caches[cpu].listSize();
+    }
+    books.checkEqual(
+        mempool.slabAllocs() - mempool.slabFrees(),
+        cached + mempool.reserve() + outstanding,
+        name + ": bios taken from the slab vs bios cached, reserved or in flight");
+  }
+}

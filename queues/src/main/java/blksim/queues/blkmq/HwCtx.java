@@ -1,0 +1,98 @@
+package blksim.queues.blkmq;
+
+import blksim.queues.bio.Bio;
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+
+/**
+ * Models {@code struct blk_mq_hw_ctx} (include/linux/blk-mq.h) with its {@code blk_mq_tags}: a
+ * hardware queue's tags and static requests.
+ */
+public final class HwCtx {
+  private final int index;
+  private final HctxType type;
+  private final Tags tags;
+  private final Request[] staticRqs;
+  private long dispatched;
+  private long completed;
+
+  /**
+   * @param index {@code hctx->queue_num}
+   * @param nrTags the tag set's queue depth
+   * @param nrCpus CPUs that may allocate
+   */
+  public HwCtx(int index, HctxType type, int nrTags, int nrCpus) {
+    this.index = index;
+    this.type = type;
+    this.tags = new Tags(nrTags, nrCpus);
+    this.staticRqs = new Request[nrTags];
+    for (int tag = 0; tag < nrTags; tag++) {
+      staticRqs[tag] = new Request(tag, index);
+    }
+  }
+
+  /**
+   * {@code __blk_mq_alloc_requests} for one bio: a tag and its request, bio attached ({@code
+   * blk_mq_bio_to_request}).
+   *
+   * @return the request, or null when no tag is free
+   */
+  public Request allocRequest(int cpu, Bio bio) {
+    int tag = tags.get(cpu);
+    if (tag == Tags.NO_TAG) {
+      return null;
+    }
+    Request rq = staticRqs[tag];
+    rq.init(cpu, bio);
+    return rq;
+  }
+
+  /** Counts a request handed to the driver's {@code queue_rq}. */
+  public void dispatched(Request rq) {
+    rq.start();
+    dispatched++;
+  }
+
+  /**
+   * {@code blk_mq_free_request} after {@code blk_mq_end_request}: tag freed on {@code cpu}.
+   *
+   * @throws InvariantBroken if the request is not allocated here
+   */
+  public void freeRequest(Request rq, int cpu) {
+    if (rq.hctx() != index || !rq.allocated() || staticRqs[rq.tag()] != rq) {
+      throw new InvariantBroken(
+          "hctx" + index + ": request tag " + rq.tag() + " freed but not allocated here");
+    }
+    rq.free();
+    tags.put(rq.tag(), cpu);
+    completed++;
+  }
+
+  public int index() {
+    return index;
+  }
+
+  public HctxType type() {
+    return type;
+  }
+
+  public Tags tags() {
+    return tags;
+  }
+
+  public long dispatchedCount() {
+    return dispatched;
+  }
+
+  /** Checks that every tag is free and every request idle. */
+  public void audit(Books books) {
+    books.checkEqual(
+        0, tags.inUse(), "hctx" + index + ": tags still allocated at the end of the run");
+    for (Request rq : staticRqs) {
+      books.check(
+          !rq.allocated(),
+          "hctx" + index + ": request tag " + rq.tag() + " still allocated (" + rq.state() + ")");
+    }
+    books.checkEqual(dispatched, completed, "hctx" + index + ": requests dispatched vs freed");
+  }
+}

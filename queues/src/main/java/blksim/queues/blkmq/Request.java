@@ -1,0 +1,76 @@
+package blksim.queues.blkmq;
+
+import blksim.queues.bio.Bio;
+
+/**
+ * Models {@code struct request} (include/linux/blk-mq.h): one of a hardware queue's static
+ * requests, {@code tags->static_rqs[tag]}, carrying one bio (no merges).
+ */
+public final class Request {
+  private final int tag;
+  private final int hctx;
+  private RqState state = RqState.IDLE;
+  private boolean allocated;
+  private int cpu;
+  private Bio bio;
+
+  Request(int tag, int hctx) {
+    this.tag = tag;
+    this.hctx = hctx;
+  }
+
+  void init(int cpu, Bio bio) {
+    this.allocated = true;
+    this.cpu = cpu;
+    this.bio = bio;
+    this.state = RqState.IDLE;
+  }
+
+  void free() {
+    this.allocated = false;
+    this.bio = null;
+    this.state = RqState.IDLE;
+  }
+
+  /** {@code blk_mq_start_request}. */
+  public void start() {
+    if (state != RqState.IDLE || !allocated) {
+      throw new IllegalStateException("request tag " + tag + " started while " + state);
+    }
+    state = RqState.IN_FLIGHT;
+  }
+
+  /** The driver completed it ({@code blk_mq_complete_request} or a poll). */
+  public void markComplete() {
+    if (state != RqState.IN_FLIGHT) {
+      throw new IllegalStateException("request tag " + tag + " completed while " + state);
+    }
+    state = RqState.COMPLETE;
+  }
+
+  public int tag() {
+    return tag;
+  }
+
+  /** Index of the hardware queue this request belongs to. */
+  public int hctx() {
+    return hctx;
+  }
+
+  public RqState state() {
+    return state;
+  }
+
+  public boolean allocated() {
+    return allocated;
+  }
+
+  /** {@code rq->mq_ctx->cpu}: the CPU that allocated it. */
+  public int cpu() {
+    return cpu;
+  }
+
+  public Bio bio() {
+    return bio;
+  }
+}

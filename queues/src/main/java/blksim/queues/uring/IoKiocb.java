@@ -1,0 +1,78 @@
+package blksim.queues.uring;
+
+/**
+ * Models {@code struct io_kiocb}: one io_uring request in the kernel, from io_submit_sqes until its
+ * CQE is posted. Objects are recycled through the ring's request cache.
+ */
+public final class IoKiocb {
+  /** Lifecycle of a request, checked by the books. */
+  public enum State {
+    FREE,
+    IN_FLIGHT,
+    COMPLETED
+  }
+
+  private final int id;
+  private State state = State.FREE;
+  private Sqe sqe;
+  private int res;
+  private int cookie = -1;
+  private Object kiocbPrivate;
+
+  IoKiocb(int id) {
+    this.id = id;
+  }
+
+  void start(Sqe sqe) {
+    this.sqe = sqe;
+    this.state = State.IN_FLIGHT;
+    this.res = 0;
+    this.cookie = -1;
+    this.kiocbPrivate = null;
+  }
+
+  void complete(int res) {
+    this.res = res;
+    this.state = State.COMPLETED;
+  }
+
+  void free() {
+    this.state = State.FREE;
+    this.sqe = null;
+    this.kiocbPrivate = null;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public State state() {
+    return state;
+  }
+
+  public Sqe sqe() {
+    return sqe;
+  }
+
+  public int res() {
+    return res;
+  }
+
+  /** {@code kiocb->ki_cookie}/{@code bi_cookie}: the hardware queue to poll for this request. */
+  public int cookie() {
+    return cookie;
+  }
+
+  public void setCookie(int cookie) {
+    this.cookie = cookie;
+  }
+
+  /** {@code kiocb->private}: the bio that polling looks at. */
+  public Object kiocbPrivate() {
+    return kiocbPrivate;
+  }
+
+  public void setKiocbPrivate(Object p) {
+    this.kiocbPrivate = p;
+  }
+}

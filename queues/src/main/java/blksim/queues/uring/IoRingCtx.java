@@ -1,0 +1,164 @@
+package blksim.queues.uring;
+
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+import java.util.ArrayDeque;
+
+/**
+ * Models the kernel side of one io_uring instance ({@code struct io_ring_ctx}, fs/io_uring.c in
+ * 5.16): it consumes SQEs into requests, keeps the IOPOLL list of issued polled requests, and posts
+ * CQEs, keeping those that do not fit on the overflow list until the CQ ring has room.
+ */
+public final class IoRingCtx {
+  private final SqRing sq;
+  private final CqRing cq;
+  private final ArrayDeque<IoKiocb> reqCache = new ArrayDeque<>();
+  private final ArrayDeque<IoKiocb> iopollList = new ArrayDeque<>();
+  private final ArrayDeque<Cqe> overflowList = new ArrayDeque<>();
+  private int reqsAllocated;
+  private long submitted;
+  private long completed;
+  private long dropped;
+  private long overflowed;
+
+  public IoRingCtx(SqRing sq, CqRing cq) {
+    this.sq = sq;
+    this.cq = cq;
+  }
+
+  /**
+   * One step of {@code io_submit_sqes}: consumes the next SQE into a request.
+   *
+   * @return the request, in flight, or null if no SQE is pending
+   */
+  public IoKiocb submitSqe() {
+    Sqe sqe = sq.consume();
+    if (sqe == null) {
+      return null;
+    }
+    IoKiocb req = reqCache.pollFirst();
+    if (req == null) {
+      req = new IoKiocb(reqsAllocated++);
+    }
+    req.start(sqe);
+    submitted++;
+    return req;
+  }
+
+  /** {@code io_iopoll_req_issued}: the request joins the tail of the IOPOLL list. */
+  public void iopollReqIssued(IoKiocb req) {
+    iopollList.addLast(req);
+  }
+
+  /**
+   * {@code io_complete_rw_iopoll}: marks the request completed with {@code res}.
+   *
+   * @throws InvariantBroken if the request is not in flight (completed twice, or never issued)
+   */
+  public void completeRwIopoll(IoKiocb req, int res) {
+    if (req.state() != IoKiocb.State.IN_FLIGHT) {
+      throw new InvariantBroken(
+          "io_uring: request " + req.id() + " completed while " + req.state());
+    }
+    req.complete(res);
+  }
+
+  /** The request at the head of the IOPOLL list, the one {@code io_do_iopoll} polls, or null. */
+  public IoKiocb iopollHead() {
+    return iopollList.peekFirst();
+  }
+
+  public boolean iopollListEmpty() {
+    return iopollList.isEmpty();
+  }
+
+  /**
+   * Second half of {@code io_do_iopoll}: posts a CQE for each completed request at the head of the
+   * IOPOLL list (the completed prefix), and recycles those requests.
+   *
+   * @return events found
+   */
+  public int iopollFlushCompleted() {
+    int nr = 0;
+    for (IoKiocb req = iopollList.peekFirst();
+        req != null && req.state() == IoKiocb.State.COMPLETED;
+        req = iopollList.peekFirst()) {
+      iopollList.pollFirst();
+      postCqe(new Cqe(req.sqe().userData(), req.res(), req.sqe().issuedAtPs()));
+      req.free();
+      reqCache.addFirst(req);
+      nr++;
+    }
+    return nr;
+  }
+
+  /** {@code io_cqring_events} after {@code io_cqring_overflow_flush}: CQEs user space can reap. */
+  public int cqEvents() {
+    while (!overflowList.isEmpty() && cq.tryPost(overflowList.peekFirst())) {
+      overflowList.pollFirst();
+    }
+    return cq.ready();
+  }
+
+  /**
+   * Ring teardown with requests still in flight (t/io_uring exits without waiting for them):
+   * completed requests' CQEs are dropped, as nobody reaps them any more.
+   *
+   * @return CQEs dropped
+   */
+  public int dropCompletedAtExit() {
+    int nr = 0;
+    for (IoKiocb req = iopollList.peekFirst();
+        req != null && req.state() == IoKiocb.State.COMPLETED;
+        req = iopollList.peekFirst()) {
+      iopollList.pollFirst();
+      req.free();
+      reqCache.addFirst(req);
+      completed++;
+      dropped++;
+      nr++;
+    }
+    return nr;
+  }
+
+  private void postCqe(Cqe cqe) {
+    completed++;
+    if (!overflowList.isEmpty() || !cq.tryPost(cqe)) {
+      overflowList.addLast(cqe);
+      overflowed++;
+    }
+  }
+
+  /** Requests consumed from the SQ ring. */
+  public long submitted() {
+    return submitted;
+  }
+
+  /** Requests whose completion was posted (or dropped at teardown). */
+  public long completed() {
+    return completed;
+  }
+
+  /** CQEs that did not fit in the CQ ring and waited on the overflow list. */
+  public long overflowed() {
+    return overflowed;
+  }
+
+  /** Completions dropped at ring teardown. */
+  public long droppedAtExit() {
+    return dropped;
+  }
+
+  /** Checks that every request came back and every completion was posted once. */
+  public void audit(Books books, String name) {
+    books.check(
+        iopollList.isEmpty(),
+        name + ": " + iopollList.size() + " io_uring requests still on the IOPOLL list");
+    books.checkEqual(
+        reqsAllocated, reqCache.size(), name + ": io_uring requests not back in the request cache");
+    books.checkEqual(submitted, completed, name + ": io_uring requests submitted vs completed");
+    books.check(
+        overflowList.isEmpty(),
+        name + ": " + overflowList.size() + " CQEs still on the overflow list");
+  }
+}

@@ -1,0 +1,283 @@
+package blksim.queues.uring;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * Models t/io_uring's submitter thread, {@code submitter_uring_fn} in fio's t/io_uring.c (the loop
+ * is the same from fio-3.28 to master): a state machine that a CPU steps through, one user space
+ * stretch at a time.
+ *
+ * <p>One pass of the loop: {@link #toPrep()} SQEs are written with {@link #prepMoreIos}, then
+ * {@link #beginPass} ({@code s->inflight += prepped; to_submit = prepped}); {@link #enterArgs()}
+ * gives the {@code io_uring_enter(to_submit, min_complete, flags)} to make; after it returns, user
+ * space reaps with {@link #reap}, and {@link #entered} applies t/io_uring's rules to the result and
+ * says what comes next: another enter ({@code goto submit} / {@code submit_more}), a new pass, or
+ * the end of the thread. The field names are fio's.
+ */
+public final class Submitter {
+
+  /** What the thread does after an io_uring_enter has returned and the CQ ring was reaped. */
+  public enum Next {
+    /** {@code goto submit} or {@code goto submit_more}: call io_uring_enter again. */
+    ENTER,
+    /** {@code continue}: a new pass of the loop. */
+    PASS,
+    /** The loop ended ({@code finish} is set, or a fatal error). */
+    EXIT
+  }
+
+  /**
+   * One io_uring_enter call.
+   *
+   * @param toSubmit SQEs to submit
+   * @param toWait {@code min_complete}
+   * @param getEvents whether IORING_ENTER_GETEVENTS is set (exactly when {@code toWait > 0})
+   */
+  public record EnterArgs(int toSubmit, int toWait, boolean getEvents) {}
+
+  /** EAGAIN, the one errno t/io_uring retries. */
+  public static final int EAGAIN = 11;
+
+  private final int depth;
+  private final int batchSubmit;
+  private final int batchComplete;
+  private final int bs;
+  private final boolean fixedBufs;
+  private final boolean registerFiles;
+  private final boolean vectored;
+  private final boolean randomIo;
+  private final SqRing sq;
+  private final CqRing cq;
+  private final SubmitterFile[] files;
+  private final RandomGenerator rand;
+  private int curFile;
+
+  private int inflight;
+  private int prepped;
+  private int toSubmit;
+  private long done;
+  private long calls;
+  private long reaps;
+  private boolean finish;
+  private String fatal;
+
+  /**
+   * @param fileSizes size in bytes of each file the submitter opened
+   * @param rand the submitter's offset stream (t/io_uring seeds taus258 with its tid)
+   */
+  public Submitter(Config c, SqRing sq, CqRing cq, long[] fileSizes, RandomGenerator rand) {
+    this.depth = c.depth();
+    this.batchSubmit = c.batchSubmit();
+    this.batchComplete = c.batchComplete();
+    this.bs = c.bs();
+    this.fixedBufs = c.fixedBufs();
+    this.registerFiles = c.registerFiles();
+    this.vectored = c.vectored();
+    this.randomIo = c.randomIo();
+    this.sq = sq;
+    this.cq = cq;
+    this.rand = rand;
+    this.files = new SubmitterFile[fileSizes.length];
+    for (int i = 0; i < fileSizes.length; i++) {
+      files[i] = new SubmitterFile(i, fileSizes[i], bs);
+    }
+  }
+
+  /** The t/io_uring flags a submitter reads. */
+  public record Config(
+      int depth,
+      int batchSubmit,
+      int batchComplete,
+      int bs,
+      boolean fixedBufs,
+      boolean registerFiles,
+      boolean vectored,
+      boolean randomIo) {}
+
+  /** At the head of a pass: how many SQEs to prepare ({@code to_prep}), 0 if none. */
+  public int toPrep() {
+    return prepped == 0 && inflight < depth ? Math.min(depth - inflight, batchSubmit) : 0;
+  }
+
+  /**
+   * {@code prep_more_ios_uring}: writes up to {@code maxIos} SQEs and publishes the SQ tail.
+   *
+   * @param startPs when user space starts writing
+   * @param perSqePs user-space time per SQE; SQE i is stamped {@code startPs + (i + 1) * perSqePs}
+   * @return SQEs written (fewer if the SQ ring fills)
+   */
+  public int prepMoreIos(int maxIos, long startPs, long perSqePs) {
+    int n = 0;
+    while (n < maxIos && !sq.full()) {
+      sq.tryClaim(initIo(startPs + (n + 1) * perSqePs));
+      n++;
+    }
+    if (n > 0) {
+      sq.publish();
+    }
+    return n;
+  }
+
+  /** After the prep of a pass: {@code s->inflight += prepped; to_submit = prepped}. */
+  public void beginPass(int newlyPrepped) {
+    if (prepped == 0) {
+      prepped = newlyPrepped;
+    }
+    inflight += prepped;
+    toSubmit = prepped;
+  }
+
+  /** The {@code submit:} label: how to call io_uring_enter. */
+  public EnterArgs enterArgs() {
+    int toWait =
+        toSubmit > 0 && inflight + toSubmit <= depth
+            ? 0
+            : Math.min(inflight + toSubmit, batchComplete);
+    return new EnterArgs(toSubmit, toWait, toWait > 0);
+  }
+
+  /**
+   * {@code reap_events_uring}: takes every CQE in the CQ ring.
+   *
+   * @param startPs when user space starts reaping
+   * @param perCqePs user-space time per CQE; CQE i is reaped at {@code startPs + (i + 1) *
+   *     perCqePs}
+   * @return CQEs reaped, or -1 after a CQE whose result is not the block size (t/io_uring prints
+   *     {@code io: unexpected ret=} and stops)
+   */
+  public int reap(long startPs, long perCqePs, LatencyRecorder latency) {
+    int reaped = 0;
+    for (Cqe cqe = cq.reap(); cqe != null; cqe = cq.reap()) {
+      files[(int) (cqe.userData() & 0xffffffffL)].pendingIos--;
+      if (cqe.res() != bs) {
+        fatal = "io: unexpected ret=" + cqe.res();
+        inflight -= reaped + 1;
+        return -1;
+      }
+      reaped++;
+      latency.record(startPs + reaped * perCqePs - cqe.issuedAtPs());
+    }
+    inflight -= reaped;
+    return reaped;
+  }
+
+  /**
+   * After io_uring_enter returned {@code ret} and the reap took {@code thisReap} CQEs (or -1):
+   * t/io_uring's rules.
+   */
+  public Next entered(int ret, int thisReap) {
+    calls++;
+    if (thisReap < 0) {
+      finish = true;
+      thisReap = 0;
+    }
+    reaps += thisReap;
+    if (ret >= 0) {
+      if (ret == 0) {
+        toSubmit = 0;
+        return inflight > 0 ? Next.ENTER : endOfPass();
+      }
+      if (ret < toSubmit) {
+        int diff = toSubmit - ret;
+        done += ret;
+        prepped -= diff;
+        toSubmit = prepped;
+        return Next.ENTER;
+      }
+      done += ret;
+      prepped = 0;
+      return endOfPass();
+    }
+    if (ret == -EAGAIN) {
+      if (finish) {
+        return Next.EXIT;
+      }
+      if (thisReap == 0) {
+        toSubmit = 0;
+      }
+      return Next.ENTER;
+    }
+    fatal = "io_submit: error " + (-ret);
+    return Next.EXIT;
+  }
+
+  /** Sets {@code s->finish}, as t/io_uring's main thread does when the runtime is over. */
+  public void finish() {
+    finish = true;
+  }
+
+  private Next endOfPass() {
+    return finish ? Next.EXIT : Next.PASS;
+  }
+
+  private Sqe initIo(long issuedAtPs) {
+    SubmitterFile f = files[0];
+    if (files.length > 1) {
+      f = files[curFile];
+      if (f.pendingIos >= fileDepth()) {
+        curFile = (curFile + 1) % files.length;
+        f = files[curFile];
+      }
+    }
+    f.pendingIos++;
+    int opcode =
+        fixedBufs ? Sqe.IORING_OP_READ_FIXED : vectored ? Sqe.IORING_OP_READV : Sqe.IORING_OP_READ;
+    return new Sqe(
+        opcode,
+        registerFiles ? Sqe.IOSQE_FIXED_FILE : 0,
+        f.fileno,
+        offset(f),
+        bs,
+        f.fileno,
+        issuedAtPs);
+  }
+
+  private long offset(SubmitterFile f) {
+    if (randomIo) {
+      return Long.remainderUnsigned(rand.nextLong(), f.maxBlocks - 1) * bs;
+    }
+    long off = f.curOff;
+    f.curOff += bs;
+    if (f.curOff + bs > f.maxSize) {
+      f.curOff = 0;
+    }
+    return off;
+  }
+
+  private int fileDepth() {
+    return (depth + files.length - 1) / files.length;
+  }
+
+  public int inflight() {
+    return inflight;
+  }
+
+  public int prepped() {
+    return prepped;
+  }
+
+  public long done() {
+    return done;
+  }
+
+  public long calls() {
+    return calls;
+  }
+
+  public long reaps() {
+    return reaps;
+  }
+
+  public boolean finishing() {
+    return finish;
+  }
+
+  /** The line t/io_uring would print before stopping on an error, or null. */
+  public String fatal() {
+    return fatal;
+  }
+
+  public int depth() {
+    return depth;
+  }
+}
