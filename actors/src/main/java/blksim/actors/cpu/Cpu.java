@@ -17,7 +17,6 @@ import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -297,11 +296,6 @@ public final class Cpu implements Component<Cpu.Command> {
 
   public CostLedger ledger() {
     return ledger;
-  }
-
-  /** Steps charged by this CPU's own code, for tests. */
-  Map<String, CostLedger.Entry> steps() {
-    return ledger.steps(index);
   }
 
   /** Checks the submitter and its ring: every I/O submitted completed exactly once. */

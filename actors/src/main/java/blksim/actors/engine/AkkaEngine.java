@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Akka engine: every component in its own actor, and a {@link Clock} actor that orders every
@@ -38,6 +39,8 @@ public final class AkkaEngine implements Engine {
 
   @Override
   public EngineRun run(Registry registry) {
+    // SLF4J must be initialised before Akka's threads log, or it prints a "replay" warning.
+    LoggerFactory.getILoggerFactory();
     CompletableFuture<EngineRun> result = new CompletableFuture<>();
     ActorSystem<Void> system =
         ActorSystem.create(

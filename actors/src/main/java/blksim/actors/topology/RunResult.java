@@ -35,8 +35,14 @@ public record RunResult(
   public record Submitter(
       int index, long done, long calls, long reaps, long droppedAtExit, String fatal) {}
 
-  /** The per-CPU bio cache's allocations served and missed, and bios pruned. */
-  public record BioCache(long hits, long misses, long pruned) {}
+  /**
+   * Where bios came from.
+   *
+   * @param cacheHits allocations served by a per-CPU cache
+   * @param mempoolAllocs allocations through bio_alloc_bioset (cache miss, or no cache)
+   * @param pruned bios freed by bio_alloc_cache_prune
+   */
+  public record BioCache(long cacheHits, long mempoolAllocs, long pruned) {}
 
   public long done() {
     return submitters.stream().mapToLong(Submitter::done).sum();

@@ -163,7 +163,7 @@ public final class Topology {
         subs,
         latency,
         ledger,
-        new RunResult.BioCache(set.cacheHits(), set.cacheMisses(), set.pruned()),
+        new RunResult.BioCache(set.cacheHits(), set.mempoolAllocs(), set.pruned()),
         books);
   }
 }

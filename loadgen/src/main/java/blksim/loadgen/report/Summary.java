@@ -69,8 +69,8 @@ public final class Summary {
     out.printf(
         Locale.ROOT,
         "  bio cache   %d bios from the per-CPU cache, %d from the mempool, %d pruned%n",
-        c.hits(),
-        c.misses() + (s.bioset().percpuCache() ? 0 : res.done()),
+        c.cacheHits(),
+        c.mempoolAllocs(),
         c.pruned());
     out.printf(
         Locale.ROOT,

@@ -32,6 +32,7 @@ public final class BioSet {
   private long outstanding;
   private long cacheHits;
   private long cacheMisses;
+  private long mempoolAllocs;
   private long pruned;
 
   /**
@@ -71,6 +72,7 @@ public final class BioSet {
    * for the cache (the cache was empty).
    */
   public Bio allocBioset(int cpu, boolean allocCache, int nrVecs) {
+    mempoolAllocs++;
     return handOut(mempool.alloc(), usesCache(allocCache, nrVecs));
   }
 
@@ -122,6 +124,11 @@ public final class BioSet {
 
   public long cacheMisses() {
     return cacheMisses;
+  }
+
+  /** Bios allocated through {@code bio_alloc_bioset} (the mempool and slab). */
+  public long mempoolAllocs() {
+    return mempoolAllocs;
   }
 
   /** Bios freed by {@code bio_alloc_cache_prune}. */
