@@ -1,7 +1,7 @@
 package blksim.actors.bioset;
 
 import blksim.actors.cpu.Cpu;
-import blksim.actors.engine.Component;
+import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -20,7 +20,7 @@ import java.util.List;
  * ({@code bio_alloc_kiocb}, falling back to {@code bio_alloc_bioset}) and to put them back. The
  * work is charged to the calling CPU, and the call returns to it.
  */
-public final class BioSetCache implements Component<BioSetCache.Command> {
+public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
 
   /** Everything a bioset understands. */
   public sealed interface Command extends SimMessage permits AllocBios, PutBios {}
@@ -39,40 +39,31 @@ public final class BioSetCache implements Component<BioSetCache.Command> {
   public record PutBios(long atPs, int cpu, List<Bio> bios, SimRef<Cpu.Command> replyTo)
       implements Command {}
 
-  private final String name;
   private final BioSet bioSet;
   private final CostStep allocCached;
   private final CostStep allocBioset;
   private final CostStep putCached;
   private final CostStep free;
   private final CostLedger ledger = new CostLedger();
-  private final Handlers<Command> handlers;
   private boolean leakOne;
 
   public BioSetCache(
       String name, BioSet bioSet, CostProfile profile, BooksSettings.Break breakOnPurpose) {
-    this.name = name;
+    super(name);
     this.bioSet = bioSet;
     this.allocCached = CostStep.of(profile, "bio_alloc_kiocb");
     this.allocBioset = CostStep.of(profile, "bio_alloc_bioset");
     this.putCached = CostStep.of(profile, "bio_put");
     this.free = CostStep.of(profile, "bio_free");
     this.leakOne = breakOnPurpose == BooksSettings.Break.LEAK_BIO;
-    this.handlers =
-        Handlers.<Command>builder()
-            .on(AllocBios.class, this::onAllocBios)
-            .on(PutBios.class, this::onPutBios)
-            .build();
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void receive(Command message, Outbox out) {
-    handlers.dispatch(message, out);
+  protected Handlers<Command> createHandlers() {
+    return Handlers.<Command>builder()
+        .on(AllocBios.class, this::onAllocBios)
+        .on(PutBios.class, this::onPutBios)
+        .build();
   }
 
   private void onAllocBios(AllocBios m, Outbox out) {

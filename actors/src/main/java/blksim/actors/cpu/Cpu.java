@@ -1,7 +1,7 @@
 package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
-import blksim.actors.engine.Component;
+import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -32,7 +32,7 @@ import org.HdrHistogram.Histogram;
  * again until {@code min_complete} events were found. The syscall returns with a {@link Resume} to
  * itself, where user space reaps and t/io_uring's loop decides what comes next.
  */
-public final class Cpu implements Component<Cpu.Command> {
+public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** Everything a CPU understands. */
   public sealed interface Command extends SimMessage
@@ -74,7 +74,6 @@ public final class Cpu implements Component<Cpu.Command> {
   private final CpuSteps steps;
   private final CostLedger ledger = new CostLedger();
   private final Histogram latencyNs = new Histogram(3);
-  private final Handlers<Command> handlers;
   private final List<IoKiocb> submitting = new ArrayList<>();
   private Submitter.EnterArgs args;
   private int ret;
@@ -95,6 +94,7 @@ public final class Cpu implements Component<Cpu.Command> {
       Submitter sub,
       IoRingCtx ring,
       CpuSteps steps) {
+    super(self.name());
     this.index = index;
     this.self = self;
     this.bioset = bioset;
@@ -102,30 +102,23 @@ public final class Cpu implements Component<Cpu.Command> {
     this.sub = sub;
     this.ring = ring;
     this.steps = steps;
-    this.handlers =
-        Handlers.<Command>builder()
-            .on(Start.class, (m, out) -> pass(m.atPs(), out))
-            .on(BiosAllocated.class, this::onBiosAllocated)
-            .on(BiosQueued.class, this::onBiosQueued)
-            .on(Polled.class, this::onPolled)
-            .on(BiosPut.class, (m, out) -> afterPut(m.atPs(), out))
-            .on(Resume.class, this::onResume)
-            .on(ReadCounters.class, this::onReadCounters)
-            .on(Finish.class, (m, out) -> sub.finish())
-            .build();
-  }
-
-  @Override
-  public String name() {
-    return self.name();
-  }
-
-  @Override
-  public void receive(Command message, Outbox out) {
-    handlers.dispatch(message, out);
   }
 
   /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
+  @Override
+  protected Handlers<Command> createHandlers() {
+    return Handlers.<Command>builder()
+        .on(Start.class, (m, out) -> pass(m.atPs(), out))
+        .on(BiosAllocated.class, this::onBiosAllocated)
+        .on(BiosQueued.class, this::onBiosQueued)
+        .on(Polled.class, this::onPolled)
+        .on(BiosPut.class, (m, out) -> afterPut(m.atPs(), out))
+        .on(Resume.class, this::onResume)
+        .on(ReadCounters.class, this::onReadCounters)
+        .on(Finish.class, (m, out) -> sub.finish())
+        .build();
+  }
+
   private void pass(long t, Outbox out) {
     int toPrep = sub.toPrep();
     int prepped = toPrep > 0 ? sub.prepMoreIos(toPrep, t, steps.prep().ps()) : 0;

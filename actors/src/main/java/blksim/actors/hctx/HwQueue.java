@@ -1,7 +1,7 @@
 package blksim.actors.hctx;
 
 import blksim.actors.cpu.Cpu;
-import blksim.actors.engine.Component;
+import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -25,7 +25,7 @@ import java.util.List;
  * queue_rq}, and, when a CPU polls, {@code blk_mq_poll} into the driver and {@code
  * blk_mq_end_request} of what it found, which frees the tags. Work is charged to the calling CPU.
  */
-public final class HwQueue implements Component<HwQueue.Command> {
+public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   /** Everything a hardware queue understands. */
   public sealed interface Command extends SimMessage
@@ -58,7 +58,6 @@ public final class HwQueue implements Component<HwQueue.Command> {
   private final CostStep poll;
   private final CostStep endRequest;
   private final CostLedger ledger = new CostLedger();
-  private final Handlers<Command> handlers;
   private boolean leakOneTag;
 
   public HwQueue(
@@ -67,6 +66,7 @@ public final class HwQueue implements Component<HwQueue.Command> {
       SimRef<NullBlkDevice.Command> driver,
       CostProfile profile,
       BooksSettings.Break breakOnPurpose) {
+    super(self.name());
     this.self = self;
     this.hctx = hctx;
     this.driver = driver;
@@ -75,25 +75,18 @@ public final class HwQueue implements Component<HwQueue.Command> {
     this.poll = CostStep.of(profile, "blk_mq_poll");
     this.endRequest = CostStep.of(profile, "blk_mq_end_request");
     this.leakOneTag = breakOnPurpose == BooksSettings.Break.LEAK_TAG;
-    this.handlers =
-        Handlers.<Command>builder()
-            .on(SubmitBios.class, this::onSubmitBios)
-            .on(
-                RqsQueued.class,
-                (m, out) -> out.send(m.call().replyTo(), new Cpu.BiosQueued(m.atPs(), m.count())))
-            .on(Poll.class, this::onPoll)
-            .on(RqsPolled.class, this::onRqsPolled)
-            .build();
   }
 
   @Override
-  public String name() {
-    return self.name();
-  }
-
-  @Override
-  public void receive(Command message, Outbox out) {
-    handlers.dispatch(message, out);
+  protected Handlers<Command> createHandlers() {
+    return Handlers.<Command>builder()
+        .on(SubmitBios.class, this::onSubmitBios)
+        .on(
+            RqsQueued.class,
+            (m, out) -> out.send(m.call().replyTo(), new Cpu.BiosQueued(m.atPs(), m.count())))
+        .on(Poll.class, this::onPoll)
+        .on(RqsPolled.class, this::onRqsPolled)
+        .build();
   }
 
   private void onSubmitBios(SubmitBios m, Outbox out) {

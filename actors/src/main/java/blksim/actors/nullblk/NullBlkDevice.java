@@ -1,6 +1,6 @@
 package blksim.actors.nullblk;
 
-import blksim.actors.engine.Component;
+import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -18,7 +18,7 @@ import java.util.List;
  * The actor of a null_blk device ({@link NullBlk}): the driver side of its hardware queues, {@code
  * null_queue_rq} and {@code null_poll}. The work is charged to the CPU whose call it is.
  */
-public final class NullBlkDevice implements Component<NullBlkDevice.Command> {
+public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command> {
 
   /** Everything the device understands. */
   public sealed interface Command extends SimMessage permits QueueRqs, PollQueue {}
@@ -32,33 +32,24 @@ public final class NullBlkDevice implements Component<NullBlkDevice.Command> {
   public record PollQueue(long atPs, int hctx, SimRef<HwQueue.Command> replyTo, HwQueue.Call call)
       implements Command {}
 
-  private final String name;
   private final NullBlk nullb;
   private final CostStep queueRq;
   private final CostStep poll;
   private final CostLedger ledger = new CostLedger();
-  private final Handlers<Command> handlers;
 
   public NullBlkDevice(NullBlk nullb, CostProfile profile) {
-    this.name = nullb.diskName();
+    super(nullb.diskName());
     this.nullb = nullb;
     this.queueRq = CostStep.of(profile, "null_queue_rq");
     this.poll = CostStep.of(profile, "null_poll");
-    this.handlers =
-        Handlers.<Command>builder()
-            .on(QueueRqs.class, this::onQueueRqs)
-            .on(PollQueue.class, this::onPollQueue)
-            .build();
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void receive(Command message, Outbox out) {
-    handlers.dispatch(message, out);
+  protected Handlers<Command> createHandlers() {
+    return Handlers.<Command>builder()
+        .on(QueueRqs.class, this::onQueueRqs)
+        .on(PollQueue.class, this::onPollQueue)
+        .build();
   }
 
   private void onQueueRqs(QueueRqs m, Outbox out) {

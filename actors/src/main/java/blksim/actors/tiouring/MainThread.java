@@ -1,7 +1,7 @@
 package blksim.actors.tiouring;
 
 import blksim.actors.cpu.Cpu;
-import blksim.actors.engine.Component;
+import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -15,7 +15,7 @@ import java.util.List;
  * whose main thread sleeps one second at a time and prints N-1 lines for {@code -r N}, it reports
  * every interval, the last included.
  */
-public final class MainThread implements Component<MainThread.Command> {
+public final class MainThread extends AbstractComponent<MainThread.Command> {
 
   /** Everything the main thread understands. */
   public sealed interface Command extends SimMessage permits Start, Tick, Counters {}
@@ -39,7 +39,6 @@ public final class MainThread implements Component<MainThread.Command> {
   private final long intervalPs;
   private final long runtimePs;
   private final StatusSink sink;
-  private final Handlers<Command> handlers;
   private int index;
   private long intervalStartPs;
   private int received;
@@ -60,27 +59,21 @@ public final class MainThread implements Component<MainThread.Command> {
       long intervalPs,
       long runtimePs,
       StatusSink sink) {
+    super(self.name());
     this.self = self;
     this.submitters = List.copyOf(submitters);
     this.intervalPs = intervalPs;
     this.runtimePs = runtimePs;
     this.sink = sink;
-    this.handlers =
-        Handlers.<Command>builder()
-            .on(Start.class, this::onStart)
-            .on(Tick.class, this::onTick)
-            .on(Counters.class, this::onCounters)
-            .build();
   }
 
   @Override
-  public String name() {
-    return self.name();
-  }
-
-  @Override
-  public void receive(Command message, Outbox out) {
-    handlers.dispatch(message, out);
+  protected Handlers<Command> createHandlers() {
+    return Handlers.<Command>builder()
+        .on(Start.class, this::onStart)
+        .on(Tick.class, this::onTick)
+        .on(Counters.class, this::onCounters)
+        .build();
   }
 
   private void onStart(Start start, Outbox out) {

@@ -60,15 +60,17 @@ final class ModelSupport {
     unsupported(
         u.blockSize() > MAX_BLOCK_SIZE,
         "-b " + u.blockSize() + ": bios larger than " + MAX_BLOCK_SIZE + " bytes (splitting)");
-    unsupported(
-        u.depth() > n.hwQueueDepth(),
-        "-d "
-            + u.depth()
-            + " above null_blk hw_queue_depth="
-            + n.hwQueueDepth()
-            + ": tag exhaustion (REQ_NOWAIT, -EAGAIN, io-wq retry); raise it with --null-blk 'hw_queue_depth="
-            + u.depth()
-            + "'");
+    if (u.depth() > n.hwQueueDepth()) {
+      throw new ConfigError(
+          "-d "
+              + u.depth()
+              + " is above null_blk hw_queue_depth="
+              + n.hwQueueDepth()
+              + ": tag exhaustion (REQ_NOWAIT, -EAGAIN, io-wq retry) is not modelled yet;"
+              + " raise the depth with --null-blk 'hw_queue_depth="
+              + u.depth()
+              + "'");
+    }
     return device;
   }
 

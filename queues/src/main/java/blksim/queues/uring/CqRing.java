@@ -1,5 +1,7 @@
 package blksim.queues.uring;
 
+import blksim.queues.books.Books;
+
 /**
  * Models the io_uring completion queue ring ({@code struct io_uring_cq}). The kernel posts CQEs at
  * {@code ktail}; user space reaps them at {@code khead}. A post into a full ring is refused and
@@ -69,5 +71,12 @@ public final class CqRing {
 
   public long koverflow() {
     return koverflow;
+  }
+
+  /** Checks that the sequences are in order: {@code khead <= ktail <= khead + ringEntries}. */
+  public void audit(Books books, String name) {
+    books.check(
+        khead <= ktail && ktail - khead <= ringEntries,
+        name + ": CQ ring out of order (khead " + khead + ", ktail " + ktail + ")");
   }
 }

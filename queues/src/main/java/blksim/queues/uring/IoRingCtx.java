@@ -151,6 +151,8 @@ public final class IoRingCtx {
 
   /** Checks that every request came back and every completion was posted once. */
   public void audit(Books books, String name) {
+    sq.audit(books, name);
+    cq.audit(books, name);
     books.check(
         iopollList.isEmpty(),
         name + ": " + iopollList.size() + " io_uring requests still on the IOPOLL list");

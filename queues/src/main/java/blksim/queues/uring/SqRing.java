@@ -1,5 +1,7 @@
 package blksim.queues.uring;
 
+import blksim.queues.books.Books;
+
 /**
  * Models the io_uring submission queue ring ({@code struct io_uring_sq} of liburing; {@code
  * io_rings.sq} in the kernel). User space claims entries at {@code sqeTail} and publishes them by
@@ -87,5 +89,23 @@ public final class SqRing {
 
   public long kdropped() {
     return kdropped;
+  }
+
+  /**
+   * Checks that the sequences are in order: {@code khead <= ktail <= sqeTail <= khead +
+   * ringEntries}. SQEs still published but not consumed are not a violation: t/io_uring may end
+   * with SQEs it never submitted.
+   */
+  public void audit(Books books, String name) {
+    books.check(
+        khead <= ktail && ktail <= sqeTail && sqeTail - khead <= ringEntries,
+        name
+            + ": SQ ring out of order (khead "
+            + khead
+            + ", ktail "
+            + ktail
+            + ", sqe_tail "
+            + sqeTail
+            + ")");
   }
 }
