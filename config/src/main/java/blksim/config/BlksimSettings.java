@@ -14,7 +14,8 @@ public record BlksimSettings(
     IoUringSettings ioUring,
     NullBlkSettings nullBlk,
     BioSetSettings bioset,
-    CostProfile profile,
+    CpuProfile profile,
+    KernelSettings kernel,
     EngineSettings engine,
     BooksSettings books) {
 
@@ -26,7 +27,8 @@ public record BlksimSettings(
         IoUringSettings.from(r),
         NullBlkSettings.from(r),
         BioSetSettings.from(r),
-        CostProfile.from(r, ConfigFactory.defaultReference()),
+        CpuProfile.from(r, ConfigFactory.defaultReference()),
+        KernelSettings.from(r),
         EngineSettings.from(r),
         BooksSettings.from(r));
   }

@@ -8,7 +8,10 @@ import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -77,13 +80,28 @@ public final class Scenario {
     return layer(layer);
   }
 
-  /** The layers over {@code reference.conf}, resolved. */
+  /**
+   * The layers over {@code reference.conf}, resolved, with the chosen profile's {@code setup}
+   * between the two: a profile describes the box it was measured on, and what the user sets wins.
+   */
   public Config resolved() {
     try {
-      return layers.withFallback(reference).resolve();
+      Config plain = layers.withFallback(reference).resolve();
+      Config setup = CpuProfile.setupLayer(plain, plain.getString("blksim.cpu.profile"));
+      checkKnownKeys(setup);
+      return layers.withFallback(setup).withFallback(reference).resolve();
     } catch (ConfigException e) {
       throw new ConfigError(ConfigNames.oneLine(e));
     }
+  }
+
+  /** Adds {@code patches} to those the layers so far list. */
+  public Scenario addPatches(List<String> patches) {
+    Set<String> all = new LinkedHashSet<>(resolved().getStringList("blksim.kernel.patches"));
+    for (String p : patches) {
+      all.add(Patch.of(p.trim()).key());
+    }
+    return values(Map.of("blksim.kernel.patches", List.copyOf(all)), "--patch");
   }
 
   /** The typed settings of the layers so far. */

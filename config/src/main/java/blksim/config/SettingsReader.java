@@ -55,6 +55,14 @@ final class SettingsReader {
     return v;
   }
 
+  double positiveDouble(String path) {
+    double v = read(path, () -> config.getDouble(path));
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new ConfigError(where(path) + path + " = " + v + " must be a number > 0");
+    }
+    return v;
+  }
+
   /** A HOCON duration (1s, 250ms, 10us) in nanoseconds, at least {@code minNs}. */
   long durationNs(String path, long minNs) {
     Duration d = read(path, () -> config.getDuration(path));

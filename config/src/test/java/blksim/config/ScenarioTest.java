@@ -115,27 +115,84 @@ class ScenarioTest {
   }
 
   @Test
-  void profilesShouldPriceEveryStepAndOnlyKnownSteps() {
-    CostProfile p = BlksimSettings.defaults().profile();
-    assertEquals(10_000, p.ps("bio_alloc_kiocb"), "10 ns");
-    assertEquals(15_600, p.ps("bio_alloc_bioset"), "decimals kept in picoseconds");
-    ConfigError missing =
+  void theDefaultProfileShouldBeTheReferenceBoxWithItsSetup() {
+    BlksimSettings s = BlksimSettings.defaults();
+    CpuProfile p = s.profile();
+    assertEquals("begunkov-2021", p.name());
+    assertEquals(1.0, p.scale());
+    assertEquals(5.0, p.scaledNs("bio_alloc_kiocb"));
+    assertEquals(1.25, p.scaledNs("blkdev_read_iter"), "decimals are kept");
+    assertEquals(4.0, p.facts().clockGhz());
+    assertEquals(3.5, p.facts().ns(p.facts().l2LoadCycles()), "14 cycles at 4 GHz");
+    assertFalse(s.kernel().iostats(), "the profile's box ran with iostats off");
+    assertTrue(
+        new Scenario().set("queue.iostats=true").settings().kernel().iostats(),
+        "the user's setting wins");
+  }
+
+  @Test
+  void aProfileShouldExtendAnotherAndOverrideItsKeys() {
+    BlksimSettings s =
+        new Scenario()
+            .hocon(
+                "blksim.profiles.mine { extends = begunkov-2021, scale = 2.0, facts.clock-ghz = 3.0,"
+                    + " steps.io_read = 30 }\nblksim.cpu.profile = mine",
+                "test")
+            .settings();
+    CpuProfile p = s.profile();
+    assertEquals(10.0, p.scaledNs("bio_alloc_kiocb"), "inherited step, scaled");
+    assertEquals(60.0, p.scaledNs("io_read"), "overridden step, scaled");
+    assertEquals(3.0, p.facts().clockGhz());
+    assertEquals(14.0, p.facts().l2LoadCycles(), "inherited fact");
+    assertFalse(s.kernel().iostats(), "inherited setup");
+  }
+
+  @Test
+  void badProfilesShouldBeNamed() {
+    String[][] cases = {
+      {"blksim.profiles.a { extends = b }\nblksim.profiles.b { extends = a }", "extends itself"},
+      {"blksim.profiles.x { extends = nowhere }", "nowhere is not a profile"},
+      {
+        "blksim.profiles.mine { scale = 1, facts = ${blksim.profiles.begunkov-2021.facts}, steps { io_read = 1 } }",
+        "has no entry"
+      },
+      {"blksim.profiles.begunkov-2021.steps.frobnicate = 1", "not a step"},
+      {"blksim.profiles.begunkov-2021.colour = blue", "not a profile key"},
+      {"blksim.profiles.begunkov-2021.steps.io_read = -1", ">= 0"},
+      {"blksim.profiles.begunkov-2021.scale = 0", "must be a number > 0"},
+      {"blksim.cpu.profile = zen9", "known begunkov-2021"},
+      {
+        "blksim.profiles.begunkov-2021.setup.queue.iostat = true", "unknown key blksim.queue.iostat"
+      },
+    };
+    for (String[] c : cases) {
+      ConfigError e =
+          assertThrows(
+              ConfigError.class, () -> new Scenario().hocon(c[0], "test").settings(), c[0]);
+      assertTrue(e.getMessage().contains(c[1]), c[0] + " -> " + e.getMessage());
+    }
+  }
+
+  @Test
+  void patchesShouldComeFromThePresetAndTheList() {
+    KernelSettings none = BlksimSettings.defaults().kernel();
+    assertTrue(none.patches().isEmpty());
+    KernelSettings k516 = new Scenario().set("kernel.preset=5.16").settings().kernel();
+    assertEquals(
+        java.util.Set.of(Patch.BDEV_CACHE_IN_FILE, Patch.END_REQUEST_FAST_PATH), k516.patches());
+    KernelSettings more =
+        new Scenario()
+            .set("kernel.preset=5.16")
+            .addPatches(java.util.List.of("bio-init-compound"))
+            .settings()
+            .kernel();
+    assertEquals(3, more.patches().size());
+    ConfigError bad =
         assertThrows(
-            ConfigError.class,
-            () -> new Scenario().hocon("blksim.profiles.mine { other = 1 }", "test").settings());
-    assertTrue(missing.getMessage().contains("has no entry"), missing.getMessage());
-    ConfigError unknown =
-        assertThrows(
-            ConfigError.class,
-            () -> new Scenario().set("profiles.begunkov-2021.frobnicate=1").settings());
-    assertTrue(unknown.getMessage().contains("not a step"), unknown.getMessage());
-    ConfigError negative =
-        assertThrows(
-            ConfigError.class,
-            () -> new Scenario().set("profiles.begunkov-2021.other=-1").settings());
-    assertTrue(negative.getMessage().contains(">= 0"), negative.getMessage());
-    ConfigError none =
-        assertThrows(ConfigError.class, () -> new Scenario().set("cpu.profile=zen9").settings());
-    assertTrue(none.getMessage().contains("known begunkov-2021"), none.getMessage());
+            ConfigError.class, () -> new Scenario().addPatches(java.util.List.of("speedup")));
+    assertTrue(bad.getMessage().contains("accepted bdev-cache-in-file"), bad.getMessage());
+    ConfigError preset =
+        assertThrows(ConfigError.class, () -> new Scenario().set("kernel.preset=4.19").settings());
+    assertTrue(preset.getMessage().contains("accepted 5.15, 5.16"), preset.getMessage());
   }
 }

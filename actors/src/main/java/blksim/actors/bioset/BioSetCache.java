@@ -7,11 +7,11 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.config.BooksSettings;
-import blksim.config.CostProfile;
 import blksim.queues.bio.Bio;
 import blksim.queues.bio.BioSet;
 import blksim.queues.cost.CostLedger;
-import blksim.queues.cost.CostStep;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,21 +40,15 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       implements Command {}
 
   private final BioSet bioSet;
-  private final CostStep allocCached;
-  private final CostStep allocBioset;
-  private final CostStep putCached;
-  private final CostStep free;
+  private final PathCosts costs;
   private final CostLedger ledger = new CostLedger();
   private boolean leakOne;
 
   public BioSetCache(
-      String name, BioSet bioSet, CostProfile profile, BooksSettings.Break breakOnPurpose) {
+      String name, BioSet bioSet, PathCosts costs, BooksSettings.Break breakOnPurpose) {
     super(name);
     this.bioSet = bioSet;
-    this.allocCached = CostStep.of(profile, "bio_alloc_kiocb");
-    this.allocBioset = CostStep.of(profile, "bio_alloc_bioset");
-    this.putCached = CostStep.of(profile, "bio_put");
-    this.free = CostStep.of(profile, "bio_free");
+    this.costs = costs;
     this.leakOne = breakOnPurpose == BooksSettings.Break.LEAK_BIO;
   }
 
@@ -72,11 +66,13 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     for (int i = 0; i < m.count(); i++) {
       Bio bio = bioSet.allocPercpuCache(m.cpu(), m.allocCache(), m.nrVecs());
       if (bio != null) {
-        t += ledger.charge(m.cpu(), allocCached, 1);
+        t += charge(m.cpu(), KernelFn.BIO_ALLOC_KIOCB);
       } else {
         bio = bioSet.allocBioset(m.cpu(), m.allocCache(), m.nrVecs());
-        t += ledger.charge(m.cpu(), allocBioset, 1);
+        t +=
+            charge(m.cpu(), KernelFn.BIO_ALLOC_BIOSET) + charge(m.cpu(), KernelFn.KMEM_CACHE_ALLOC);
       }
+      t += charge(m.cpu(), KernelFn.BIO_INIT);
       bios.add(bio);
     }
     out.send(m.replyTo(), new Cpu.BiosAllocated(t, bios));
@@ -91,9 +87,13 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
         continue;
       }
       BioSet.PutPath path = bioSet.put(m.cpu(), bio);
-      t += ledger.charge(m.cpu(), path == BioSet.PutPath.CACHED ? putCached : free, 1);
+      t += charge(m.cpu(), path == BioSet.PutPath.CACHED ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
     }
     out.send(m.replyTo(), new Cpu.BiosPut(t));
+  }
+
+  private long charge(int cpu, KernelFn fn) {
+    return ledger.charge(cpu, costs.step(fn), 1);
   }
 
   public BioSet bioSet() {

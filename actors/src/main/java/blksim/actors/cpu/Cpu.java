@@ -12,6 +12,8 @@ import blksim.queues.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
@@ -44,8 +46,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** The bioset returned the bios asked for, one per request being submitted. */
   public record BiosAllocated(long atPs, List<Bio> bios) implements Command {}
 
-  /** The hardware queue took the bios and the driver queued their requests. */
-  public record BiosQueued(long atPs, int count) implements Command {}
+  /**
+   * The hardware queue took the bios and the driver queued their requests; {@code ended} are the
+   * bios of requests the driver completed at once (interrupt-driven queues with irqmode 0 or 1).
+   */
+  public record BiosQueued(long atPs, int count, List<Bio> ended) implements Command {}
 
   /** A poll of a hardware queue returned; {@code ended} are the bios of the requests it ended. */
   public record Polled(long atPs, List<Bio> ended) implements Command {}
@@ -71,7 +76,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private final List<SimRef<HwQueue.Command>> hctxs;
   private final Submitter sub;
   private final IoRingCtx ring;
-  private final CpuSteps steps;
+  private final CpuConfig cfg;
+  private final PathCosts costs;
   private final CostLedger ledger = new CostLedger();
   private final Histogram latencyNs = new Histogram(3);
   private final List<IoKiocb> submitting = new ArrayList<>();
@@ -93,7 +99,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       List<SimRef<HwQueue.Command>> hctxs,
       Submitter sub,
       IoRingCtx ring,
-      CpuSteps steps) {
+      CpuConfig cfg,
+      PathCosts costs) {
     super(self.name());
     this.index = index;
     this.self = self;
@@ -101,7 +108,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     this.hctxs = List.copyOf(hctxs);
     this.sub = sub;
     this.ring = ring;
-    this.steps = steps;
+    this.cfg = cfg;
+    this.costs = costs;
   }
 
   /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
@@ -121,8 +129,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   private void pass(long t, Outbox out) {
     int toPrep = sub.toPrep();
-    int prepped = toPrep > 0 ? sub.prepMoreIos(toPrep, t, steps.prep().ps()) : 0;
-    t += ledger.charge(index, steps.prep(), prepped);
+    int prepped =
+        toPrep > 0 ? sub.prepMoreIos(toPrep, t, costs.step(KernelFn.PREP_MORE_IOS_URING).ps()) : 0;
+    t += charge(KernelFn.PREP_MORE_IOS_URING, prepped);
     sub.beginPass(prepped);
     enter(t, out);
   }
@@ -130,10 +139,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
   private void enter(long t, Outbox out) {
     args = sub.enterArgs();
-    t += ledger.charge(index, steps.enter(), 1);
-    if (!steps.registeredRing()) {
-      t += ledger.charge(index, steps.fdget(), 1);
-    }
+    t += charge(ENTER_PATH, 1);
     ret = 0;
     nrEvents = 0;
     for (int i = 0; i < args.toSubmit(); i++) {
@@ -148,10 +154,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       afterSubmit(t, out);
       return;
     }
-    t += ledger.charge(index, steps.submitSqe(), n);
-    t += ledger.charge(index, steps.directIo(), n);
-    t += ledger.charge(index, steps.other(), n);
-    out.send(bioset, new BioSetCache.AllocBios(t, index, n, steps.iopoll(), steps.nrVecs(), self));
+    t += charge(SUBMIT_PATH, n);
+    out.send(bioset, new BioSetCache.AllocBios(t, index, n, cfg.iopoll(), cfg.nrVecs(), self));
   }
 
   /** __blkdev_direct_IO_async with its bio: set it up and submit it. */
@@ -162,34 +166,68 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       IoKiocb req = submitting.get(i);
       bio.setRange(req.sqe().off() >> 9, req.sqe().len());
       bio.setBioPrivate(req);
-      if (steps.iopoll()) {
+      if (cfg.iopoll()) {
         bio.setPolled();
       }
       req.setKiocbPrivate(bio);
-      req.setCookie(steps.pollHctx());
+      req.setCookie(cfg.iopoll() ? cfg.pollHctx() : cfg.defaultHctx());
     }
-    long t = m.atPs() + ledger.charge(index, steps.getPages(), bios.size());
-    out.send(
-        hctxs.get(steps.pollHctx()),
-        new HwQueue.SubmitBios(t, new HwQueue.Call(index, self), bios));
+    long t = m.atPs() + charge(PAGES_PATH, bios.size());
+    int hctx = cfg.iopoll() ? cfg.pollHctx() : cfg.defaultHctx();
+    out.send(hctxs.get(hctx), new HwQueue.SubmitBios(t, new HwQueue.Call(index, self), bios));
   }
 
   private void onBiosQueued(BiosQueued m, Outbox out) {
-    for (IoKiocb req : submitting) {
-      ring.iopollReqIssued(req);
+    if (cfg.iopoll()) {
+      for (IoKiocb req : submitting) {
+        ring.iopollReqIssued(req);
+      }
     }
     ret = submitting.size();
     submitting.clear();
-    afterSubmit(m.atPs(), out);
+    if (m.ended().isEmpty()) {
+      afterSubmit(m.atPs(), out);
+      return;
+    }
+    // Completed inline: io_complete_rw queues each completion as task_work, then bio_put.
+    for (Bio bio : m.ended()) {
+      ring.completeRw(
+          (IoKiocb) bio.bioPrivate(), bio.status() == 0 ? bio.sizeBytes() : bio.status());
+    }
+    long t = m.atPs() + charge(IRQ_END_PATH, m.ended().size());
+    out.send(bioset, new BioSetCache.PutBios(t, index, m.ended(), self));
   }
 
-  /** After io_submit_sqes: io_iopoll_check if the caller asked for events, else return. */
+  /**
+   * After io_submit_sqes. IOPOLL: io_iopoll_check if the caller asked for events. Otherwise the
+   * task_work queued by completions runs (in io_cqring_wait, or on the way back to user space),
+   * posting their CQEs; a wait for more than that would sleep for completions that the model does
+   * not produce yet (timers, interrupts from other CPUs).
+   */
   private void afterSubmit(long t, Outbox out) {
-    if (args.getEvents() && steps.iopoll() && ring.cqEvents() == 0 && !ring.iopollListEmpty()) {
-      poll(t, out);
-    } else {
-      leave(t, out);
+    if (cfg.iopoll()) {
+      if (args.getEvents() && ring.cqEvents() == 0 && !ring.iopollListEmpty()) {
+        poll(t, out);
+      } else {
+        leave(t, out);
+      }
+      return;
     }
+    int pending = ring.taskWorkPending();
+    if (pending > 0) {
+      t += ledger.charge(index, costs.tctxTaskWorkPerRun(), 1);
+      t += charge(TASK_WORK_PATH, ring.runTaskWork());
+    }
+    if (args.getEvents() && ring.cqEvents() < args.toWait()) {
+      throw new InvariantBroken(
+          name()
+              + ": io_uring_enter waits for "
+              + args.toWait()
+              + " completions with "
+              + ring.cqEvents()
+              + " posted and none to come");
+    }
+    leave(t, out);
   }
 
   /** io_do_iopoll: poll the hardware queue of the request at the head of the IOPOLL list. */
@@ -205,7 +243,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       if (++emptyPolls >= MAX_EMPTY_POLLS) {
         throw new InvariantBroken(name() + ": " + emptyPolls + " polls in a row found nothing");
       }
-      afterPut(m.atPs(), out);
+      afterPut(m.atPs() + charge(EMPTY_POLL_PATH, 1), out);
       return;
     }
     emptyPolls = 0;
@@ -213,12 +251,16 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       ring.completeRwIopoll(
           (IoKiocb) bio.bioPrivate(), bio.status() == 0 ? bio.sizeBytes() : bio.status());
     }
-    long t = m.atPs() + ledger.charge(index, steps.endIo(), ended.size());
+    long t = m.atPs() + charge(POLL_PATH, 1) + charge(END_IO_PATH, ended.size());
     out.send(bioset, new BioSetCache.PutBios(t, index, ended, self));
   }
 
   /** The end of io_do_iopoll: post CQEs for the completed prefix; poll again or return. */
   private void afterPut(long t, Outbox out) {
+    if (!cfg.iopoll()) {
+      afterSubmit(t, out);
+      return;
+    }
     if (exiting) {
       ring.dropCompletedAtExit();
       if (ring.iopollListEmpty()) {
@@ -229,7 +271,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       return;
     }
     int nr = ring.iopollFlushCompleted();
-    t += ledger.charge(index, steps.fillCqe(), nr);
+    t += charge(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
     nrEvents += nr;
     if (nrEvents < args.toWait() && !ring.iopollListEmpty()) {
       poll(t, out);
@@ -245,8 +287,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** Back in user space: reap, then t/io_uring's rules. */
   private void onResume(Resume m, Outbox out) {
     long t = m.atPs();
-    int thisReap = sub.reap(t, steps.reap().ps(), ps -> latencyNs.recordValue(ps / 1000));
-    t += ledger.charge(index, steps.reap(), Math.max(thisReap, 0));
+    int thisReap =
+        sub.reap(
+            t, costs.step(KernelFn.REAP_EVENTS_URING).ps(), ps -> latencyNs.recordValue(ps / 1000));
+    t += charge(KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
     switch (sub.entered(ret, thisReap)) {
       case ENTER -> enter(t, out);
       case PASS -> pass(t, out);
@@ -262,6 +306,61 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     } else {
       poll(t, out);
     }
+  }
+
+  /** io_uring_enter itself, per call: the syscall, the ring fd, io_uring's own work. */
+  private static final KernelFn[] ENTER_PATH = {
+    KernelFn.SYSCALL, KernelFn.FDGET_FDPUT, KernelFn.IO_URING_ENTER
+  };
+
+  /** io_submit_sqes to the bio allocation, per SQE. */
+  private static final KernelFn[] SUBMIT_PATH = {
+    KernelFn.IO_SUBMIT_SQES,
+    KernelFn.FGET_FPUT,
+    KernelFn.IO_READ,
+    KernelFn.BLKDEV_READ_ITER,
+    KernelFn.BLKDEV_DIRECT_IO,
+    KernelFn.UNATTRIBUTED
+  };
+
+  /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */
+  private static final KernelFn[] PAGES_PATH = {
+    KernelFn.BIO_IOV_ITER_GET_PAGES, KernelFn.GET_USER_PAGES_FAST
+  };
+
+  /** One io_do_iopoll pass that found something, with its bdev lookup. */
+  private static final KernelFn[] POLL_PATH = {KernelFn.IO_DO_IOPOLL, KernelFn.BLKDEV_IOPOLL};
+
+  /** One io_do_iopoll pass that found nothing. */
+  private static final KernelFn[] EMPTY_POLL_PATH = {
+    KernelFn.IO_DO_IOPOLL_EMPTY, KernelFn.BLKDEV_IOPOLL
+  };
+
+  /** bio_endio to ki_complete on an IOPOLL ring, per bio. */
+  private static final KernelFn[] END_IO_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES
+  };
+
+  /** bio_endio to io_complete_rw, which queues task_work, per bio. */
+  private static final KernelFn[] IRQ_END_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.IO_REQ_TASK_WORK_ADD
+  };
+
+  /** tctx_task_work per request: complete it and post its CQE. */
+  private static final KernelFn[] TASK_WORK_PATH = {
+    KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
+  };
+
+  private long charge(KernelFn fn, int calls) {
+    return ledger.charge(index, costs.step(fn), calls);
+  }
+
+  private long charge(KernelFn[] fns, int calls) {
+    long ps = 0;
+    for (KernelFn fn : fns) {
+      ps += charge(fn, calls);
+    }
+    return ps;
   }
 
   private void onReadCounters(ReadCounters m, Outbox out) {

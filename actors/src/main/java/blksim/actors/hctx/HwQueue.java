@@ -8,14 +8,14 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.config.BooksSettings;
-import blksim.config.CostProfile;
 import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.HwCtx;
 import blksim.queues.blkmq.Plug;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
-import blksim.queues.cost.CostStep;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,8 +41,13 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** {@code submit_bio} of each bio, under one plug. */
   public record SubmitBios(long atPs, Call call, List<Bio> bios) implements Command {}
 
-  /** The driver queued {@code count} requests of {@code call}. */
-  public record RqsQueued(long atPs, Call call, int count) implements Command {}
+  /**
+   * The driver queued {@code count} requests of {@code call} and completed {@code completed} of
+   * them at once, through {@code blk_mq_complete_request} if {@code viaCompleteRequest}.
+   */
+  public record RqsQueued(
+      long atPs, Call call, int count, List<Request> completed, boolean viaCompleteRequest)
+      implements Command {}
 
   /** {@code bio_poll} of this queue on behalf of {@code call}. */
   public record Poll(long atPs, Call call) implements Command {}
@@ -53,10 +58,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final SimRef<Command> self;
   private final HwCtx hctx;
   private final SimRef<NullBlkDevice.Command> driver;
-  private final CostStep submitBio;
-  private final CostStep dispatch;
-  private final CostStep poll;
-  private final CostStep endRequest;
+  private final PathCosts costs;
   private final CostLedger ledger = new CostLedger();
   private boolean leakOneTag;
 
@@ -64,16 +66,13 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       SimRef<Command> self,
       HwCtx hctx,
       SimRef<NullBlkDevice.Command> driver,
-      CostProfile profile,
+      PathCosts costs,
       BooksSettings.Break breakOnPurpose) {
     super(self.name());
     this.self = self;
     this.hctx = hctx;
     this.driver = driver;
-    this.submitBio = CostStep.of(profile, "blk_mq_submit_bio");
-    this.dispatch = CostStep.of(profile, "blk_mq_flush_plug_list");
-    this.poll = CostStep.of(profile, "blk_mq_poll");
-    this.endRequest = CostStep.of(profile, "blk_mq_end_request");
+    this.costs = costs;
     this.leakOneTag = breakOnPurpose == BooksSettings.Break.LEAK_TAG;
   }
 
@@ -81,9 +80,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
         .on(SubmitBios.class, this::onSubmitBios)
-        .on(
-            RqsQueued.class,
-            (m, out) -> out.send(m.call().replyTo(), new Cpu.BiosQueued(m.atPs(), m.count())))
+        .on(RqsQueued.class, this::onRqsQueued)
         .on(Poll.class, this::onPoll)
         .on(RqsPolled.class, this::onRqsPolled)
         .build();
@@ -100,7 +97,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       }
       plug.add(rq);
     }
-    long t = m.atPs() + ledger.charge(cpu, submitBio, m.bios().size());
+    long t = m.atPs() + charge(cpu, SUBMIT_PATH, m.bios().size());
     List<Request> rqs = new ArrayList<>(m.bios().size());
     for (List<Request> flush : plug.finish()) {
       for (Request rq : flush) {
@@ -108,20 +105,38 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         rqs.add(rq);
       }
     }
-    t += ledger.charge(cpu, dispatch, rqs.size());
+    t += charge(cpu, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
     out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, self, m.call()));
   }
 
   private void onPoll(Poll m, Outbox out) {
-    long t = m.atPs() + ledger.charge(m.call().cpu(), poll, 1);
-    out.send(driver, new NullBlkDevice.PollQueue(t, hctx.index(), self, m.call()));
+    out.send(driver, new NullBlkDevice.PollQueue(m.atPs(), hctx.index(), self, m.call()));
+  }
+
+  /** Requests the driver completed while queueing them end here, on the submitting CPU. */
+  private void onRqsQueued(RqsQueued m, Outbox out) {
+    int cpu = m.call().cpu();
+    long t = m.atPs();
+    if (m.viaCompleteRequest()) {
+      t += charge(cpu, KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
+    }
+    List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed());
+    t += charge(cpu, END_PATH, m.completed().size());
+    out.send(m.call().replyTo(), new Cpu.BiosQueued(t, m.count(), ended));
   }
 
   /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */
   private void onRqsPolled(RqsPolled m, Outbox out) {
     int cpu = m.call().cpu();
-    List<Bio> ended = new ArrayList<>(m.rqs().size());
-    for (Request rq : m.rqs()) {
+    List<Bio> ended = endRequests(cpu, m.rqs());
+    long t = m.atPs() + charge(cpu, END_PATH, m.rqs().size());
+    out.send(m.call().replyTo(), new Cpu.Polled(t, ended));
+  }
+
+  /** Ends each request: its bio completes, its tag is freed. */
+  private List<Bio> endRequests(int cpu, List<Request> rqs) {
+    List<Bio> ended = new ArrayList<>(rqs.size());
+    for (Request rq : rqs) {
       Bio bio = rq.bio();
       bio.setStatus(0);
       ended.add(bio);
@@ -131,8 +146,37 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       }
       hctx.freeRequest(rq, cpu);
     }
-    long t = m.atPs() + ledger.charge(cpu, endRequest, m.rqs().size());
-    out.send(m.call().replyTo(), new Cpu.Polled(t, ended));
+    return ended;
+  }
+
+  /** blk-mq's functions from submit_bio to a request in the plug, per bio. */
+  private static final KernelFn[] SUBMIT_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_START
+  };
+
+  /** blk_mq_end_request of one request. */
+  private static final KernelFn[] END_PATH = {
+    KernelFn.BLK_MQ_END_REQUEST,
+    KernelFn.END_REQUEST_STATS,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_DONE
+  };
+
+  private long charge(int cpu, KernelFn fn, int calls) {
+    return ledger.charge(cpu, costs.step(fn), calls);
+  }
+
+  private long charge(int cpu, KernelFn[] fns, int calls) {
+    long ps = 0;
+    for (KernelFn fn : fns) {
+      ps += charge(cpu, fn, calls);
+    }
+    return ps;
   }
 
   public HwCtx hctx() {

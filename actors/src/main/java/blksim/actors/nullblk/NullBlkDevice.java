@@ -6,11 +6,12 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
-import blksim.config.CostProfile;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.blkmq.Request;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,11 +38,11 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   private final CostStep poll;
   private final CostLedger ledger = new CostLedger();
 
-  public NullBlkDevice(NullBlk nullb, CostProfile profile) {
+  public NullBlkDevice(NullBlk nullb, PathCosts costs) {
     super(nullb.diskName());
     this.nullb = nullb;
-    this.queueRq = CostStep.of(profile, "null_queue_rq");
-    this.poll = CostStep.of(profile, "null_poll");
+    this.queueRq = costs.step(KernelFn.NULL_QUEUE_RQ);
+    this.poll = costs.step(KernelFn.NULL_POLL);
   }
 
   @Override
@@ -53,11 +54,19 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   }
 
   private void onQueueRqs(QueueRqs m, Outbox out) {
+    List<Request> completed = new ArrayList<>(0);
+    boolean viaCompleteRequest = false;
     for (Request rq : m.rqs()) {
-      nullb.queueRq(m.hctx(), rq);
+      NullBlk.Queued q = nullb.queueRq(m.hctx(), rq);
+      if (q != NullBlk.Queued.ON_POLL_LIST) {
+        completed.add(rq);
+        viaCompleteRequest |= q == NullBlk.Queued.COMPLETE_REQUEST;
+      }
     }
     long t = m.atPs() + ledger.charge(m.call().cpu(), queueRq, m.rqs().size());
-    out.send(m.replyTo(), new HwQueue.RqsQueued(t, m.call(), m.rqs().size()));
+    out.send(
+        m.replyTo(),
+        new HwQueue.RqsQueued(t, m.call(), m.rqs().size(), completed, viaCompleteRequest));
   }
 
   private void onPollQueue(PollQueue m, Outbox out) {

@@ -30,9 +30,9 @@ final class ModelSupport {
     NullBlkSettings n = s.nullBlk();
     unsupported(
         u.threads() != 1, "-n " + u.threads() + ": more than one submitter thread (and CPU)");
-    unsupported(!u.polled(), "-p0: interrupt-driven completion (use -p1)");
-    unsupported(!u.fixedBuffers(), "-B0: pinning user pages (use -B1)");
-    unsupported(!u.registerFiles(), "-F0: fget/fput of unregistered files (use -F1)");
+    unsupported(
+        !u.polled() && n.irqmode() == NullBlkSettings.IrqMode.TIMER,
+        "-p0 with null_blk irqmode=2: completion by timer, and a submitter sleeping for it,");
     unsupported(!u.oDirect(), "-O0: buffered I/O through the page cache (use -O1)");
     unsupported(u.nop(), "-N1: IORING_OP_NOP requests");
     unsupported(u.aio(), "-a1: legacy libaio");
@@ -44,7 +44,7 @@ final class ModelSupport {
         n.queueMode() != 2,
         "null_blk queue_mode=" + n.queueMode() + ": only queue_mode=2 (blk-mq)");
     unsupported(
-        n.pollQueues() == 0,
+        u.polled() && n.pollQueues() == 0,
         "null_blk poll_queues=0 with -p1: polled bios to a queue without poll support complete by interrupt");
     int device = device(u.files().get(0), n.nrDevices());
     if (u.blockSize() % n.bs() != 0) {

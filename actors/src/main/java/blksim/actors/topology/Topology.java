@@ -2,7 +2,7 @@ package blksim.actors.topology;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.cpu.Cpu;
-import blksim.actors.cpu.CpuSteps;
+import blksim.actors.cpu.CpuConfig;
 import blksim.actors.engine.Engine;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.SimRef;
@@ -18,6 +18,7 @@ import blksim.queues.blkmq.HctxType;
 import blksim.queues.blkmq.HwCtx;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.PathCosts;
 import blksim.queues.time.VirtualTime;
 import blksim.queues.uring.CqRing;
 import blksim.queues.uring.IoRingCtx;
@@ -44,6 +45,11 @@ public final class Topology {
     IoUringSettings u = s.ioUring();
     int nrCpus = u.threads();
     NullBlk nullb = new NullBlk(deviceIndex, s.nullBlk());
+    PathCosts costs =
+        PathCosts.of(
+            s.profile(),
+            s.kernel(),
+            new PathCosts.Knobs(u.registerRing(), u.registerFiles(), u.fixedBuffers()));
 
     SimRef<MainThread.Command> mainRef = registry.reserve("t_io_uring");
     List<SimRef<Cpu.Command>> cpuRefs = new ArrayList<>();
@@ -57,12 +63,11 @@ public final class Topology {
     }
     SimRef<NullBlkDevice.Command> deviceRef = registry.reserve(nullb.diskName());
 
-    device = new NullBlkDevice(nullb, s.profile());
+    device = new NullBlkDevice(nullb, costs);
     registry.bind(deviceRef, device);
     for (int h = 0; h < nullb.nrHwQueues(); h++) {
       HwCtx ctx = new HwCtx(h, nullb.hctxType(h), s.nullBlk().hwQueueDepth(), nrCpus);
-      HwQueue q =
-          new HwQueue(hctxRefs.get(h), ctx, deviceRef, s.profile(), s.books().breakOnPurpose());
+      HwQueue q = new HwQueue(hctxRefs.get(h), ctx, deviceRef, costs, s.books().breakOnPurpose());
       hctxs.add(q);
       registry.bind(hctxRefs.get(h), q);
     }
@@ -70,7 +75,7 @@ public final class Topology {
         new BioSetCache(
             "blkdev_dio_pool",
             new BioSet("blkdev_dio_pool", s.bioset(), nrCpus),
-            s.profile(),
+            costs,
             s.books().breakOnPurpose());
     registry.bind(biosetRef, bioset);
     for (int c = 0; c < nrCpus; c++) {
@@ -91,14 +96,14 @@ public final class Topology {
               cq,
               new long[] {nullb.sizeBytes()},
               RandomStreams.of(s.run().seed(), "submitter" + c));
-      CpuSteps steps =
-          CpuSteps.of(
-              s.profile(),
+      CpuConfig cfg =
+          new CpuConfig(
               u.polled(),
-              u.registerRing(),
-              0,
-              nullb.queueMap().mapQueue(c, HctxType.POLL));
-      Cpu cpu = new Cpu(c, cpuRefs.get(c), biosetRef, hctxRefs, sub, new IoRingCtx(sq, cq), steps);
+              u.fixedBuffers() ? 0 : (u.blockSize() + 4095) / 4096,
+              nullb.queueMap().mapQueue(c, HctxType.POLL),
+              nullb.queueMap().mapQueue(c, HctxType.READ));
+      Cpu cpu =
+          new Cpu(c, cpuRefs.get(c), biosetRef, hctxRefs, sub, new IoRingCtx(sq, cq), cfg, costs);
       cpus.add(cpu);
       registry.bind(cpuRefs.get(c), cpu);
       registry.initial(cpuRefs.get(c), new Cpu.Start(0));

@@ -13,39 +13,36 @@ import blksim.config.BlksimSettings;
 import blksim.config.BooksSettings;
 import blksim.queues.blkmq.HctxType;
 import blksim.queues.blkmq.HwCtx;
+import blksim.queues.cost.PathCosts;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** An actor shell reports to the clock exactly what its component sent, in order. */
 class ComponentActorTest {
   private final BlksimSettings settings = BlksimSettings.defaults();
+  private final PathCosts costs =
+      PathCosts.of(settings.profile(), settings.kernel(), new PathCosts.Knobs(true, true, true));
   private final SimRef<HwQueue.Command> hctxRef = new SimRef<>(2, "nullb0-hctx1");
   private final SimRef<NullBlkDevice.Command> deviceRef = new SimRef<>(3, "nullb0");
   private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
 
   private HwQueue hwQueue() {
     return new HwQueue(
-        hctxRef,
-        new HwCtx(1, HctxType.POLL, 64, 1),
-        deviceRef,
-        settings.profile(),
-        BooksSettings.Break.NONE);
+        hctxRef, new HwCtx(1, HctxType.POLL, 64, 1), deviceRef, costs, BooksSettings.Break.NONE);
   }
 
   @Test
-  void aPollShouldCallTheDriverAfterBlkMqPollsCost() {
+  void aPollShouldCallTheDriverRightAway() {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
     HwQueue.Call call = new HwQueue.Call(0, cpuRef);
     kit.run(new HwQueue.Poll(1_000, call));
-    long pollPs = settings.profile().ps("blk_mq_poll");
+    // blk_mq_poll's cost is part of io_do_iopoll, charged by the CPU
     clock.expectMessage(
         new Clock.Processed(
             List.of(
-                new Sent(
-                    deviceRef.id(),
-                    new NullBlkDevice.PollQueue(1_000 + pollPs, 1, hctxRef, call)))));
+                new Sent(deviceRef.id(), new NullBlkDevice.PollQueue(1_000, 1, hctxRef, call)))));
   }
 
   @Test
@@ -54,9 +51,10 @@ class ComponentActorTest {
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
     HwQueue.Call call = new HwQueue.Call(0, cpuRef);
-    kit.run(new HwQueue.RqsQueued(5_000, call, 32));
+    kit.run(new HwQueue.RqsQueued(5_000, call, 32, List.of(), false));
     clock.expectMessage(
-        new Clock.Processed(List.of(new Sent(cpuRef.id(), new Cpu.BiosQueued(5_000, 32)))));
+        new Clock.Processed(
+            List.of(new Sent(cpuRef.id(), new Cpu.BiosQueued(5_000, 32, List.of())))));
   }
 
   @Test
@@ -79,6 +77,7 @@ class ComponentActorTest {
   void sendingIntoThePastShouldBeRefused() {
     BufferedOutbox out = new BufferedOutbox();
     out.reset(100);
-    assertThrows(IllegalStateException.class, () -> out.send(cpuRef, new Cpu.BiosQueued(99, 1)));
+    assertThrows(
+        IllegalStateException.class, () -> out.send(cpuRef, new Cpu.BiosQueued(99, 1, List.of())));
   }
 }

@@ -21,7 +21,14 @@ public final class NullBlk {
   /** What {@link #queueRq} did with a request. */
   public enum Queued {
     /** Put on a poll queue's poll_list; it completes when the queue is polled. */
-    ON_POLL_LIST
+    ON_POLL_LIST,
+    /** irqmode=0: completed at once with {@code end_cmd}. */
+    ENDED_INLINE,
+    /**
+     * irqmode=1: completed with {@code blk_mq_complete_request}, which runs the completion right
+     * away on this CPU: locally when there are several hardware queues, else in BLOCK_SOFTIRQ.
+     */
+    COMPLETE_REQUEST
   }
 
   private final int index;
@@ -30,6 +37,7 @@ public final class NullBlk {
   private final NullbQueue[] queues;
   private long queuedRqs;
   private long polledRqs;
+  private long completedRqs;
 
   private static final class NullbQueue {
     final HctxType type;
@@ -88,19 +96,27 @@ public final class NullBlk {
   }
 
   /**
-   * {@code null_queue_rq} for a request already started ({@code blk_mq_start_request}).
+   * {@code null_queue_rq} for a request already started ({@code blk_mq_start_request}): a poll
+   * queue keeps it on its poll list; a default queue completes it as {@code irqmode} says.
    *
-   * @throws UnsupportedOperationException for a default (interrupt-driven) queue, whose completion
-   *     paths are not modelled yet
+   * @throws UnsupportedOperationException for irqmode=2, whose timer is not modelled yet
    */
   public Queued queueRq(int hctx, Request rq) {
     NullbQueue nq = queues[hctx];
-    if (nq.type != HctxType.POLL) {
-      throw new UnsupportedOperationException("null_blk irqmode completion is not modelled yet");
+    if (nq.type == HctxType.POLL) {
+      nq.pollList.addLast(rq);
+      queuedRqs++;
+      return Queued.ON_POLL_LIST;
     }
-    nq.pollList.addLast(rq);
+    if (settings.irqmode() == NullBlkSettings.IrqMode.TIMER) {
+      throw new UnsupportedOperationException("null_blk irqmode=2 (timer) is not modelled yet");
+    }
     queuedRqs++;
-    return Queued.ON_POLL_LIST;
+    completedRqs++;
+    rq.markComplete();
+    return settings.irqmode() == NullBlkSettings.IrqMode.NONE
+        ? Queued.ENDED_INLINE
+        : Queued.COMPLETE_REQUEST;
   }
 
   /**
@@ -134,6 +150,7 @@ public final class NullBlk {
           queues[i].pollList.size(),
           diskName() + ": requests left on hctx" + i + "'s poll_list");
     }
-    books.checkEqual(queuedRqs, polledRqs, diskName() + ": requests queued vs completed");
+    books.checkEqual(
+        queuedRqs, polledRqs + completedRqs, diskName() + ": requests queued vs completed");
   }
 }

@@ -68,11 +68,29 @@ class NullBlkTest {
   }
 
   @Test
-  void defaultQueuesAreNotModelledYet() {
-    NullBlk nb = new NullBlk(0, defaults);
+  void defaultQueuesShouldCompleteAsIrqmodeSays() {
     HwCtx hctx = new HwCtx(0, HctxType.DEFAULT, 64, 1);
+    NullBlk softirq = new NullBlk(0, defaults);
     Request rq = hctx.allocRequest(0, null);
     hctx.dispatched(rq);
-    assertThrows(UnsupportedOperationException.class, () -> nb.queueRq(0, rq));
+    assertEquals(
+        NullBlk.Queued.COMPLETE_REQUEST, softirq.queueRq(0, rq), "irqmode=1 is the default");
+    assertEquals(RqState.COMPLETE, rq.state());
+
+    NullBlkSettings none =
+        new NullBlkSettings(2, 1, 1, 64, NullBlkSettings.IrqMode.NONE, 0, 512, 250, 1, false, -1);
+    Request rq2 = hctx.allocRequest(0, null);
+    hctx.dispatched(rq2);
+    assertEquals(NullBlk.Queued.ENDED_INLINE, new NullBlk(0, none).queueRq(0, rq2));
+
+    NullBlkSettings timer =
+        new NullBlkSettings(2, 1, 1, 64, NullBlkSettings.IrqMode.TIMER, 0, 512, 250, 1, false, -1);
+    Request rq3 = hctx.allocRequest(0, null);
+    hctx.dispatched(rq3);
+    NullBlk timed = new NullBlk(0, timer);
+    assertThrows(UnsupportedOperationException.class, () -> timed.queueRq(0, rq3));
+    Books books = new Books();
+    timed.audit(books);
+    assertTrue(books.balanced(), "a refused request is not counted");
   }
 }

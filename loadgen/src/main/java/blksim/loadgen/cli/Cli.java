@@ -46,6 +46,7 @@ public final class Cli {
     CommandLine cmd = new CommandLine(new Top());
     cmd.addSubcommand("io_uring", new IoUringCommand(out, err));
     cmd.addSubcommand("run", new RunCommand(out, err));
+    cmd.addSubcommand("compare", new CompareCommand(out, err));
     cmd.addSubcommand("bench", new BenchCommand(out));
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
@@ -63,6 +64,10 @@ public final class Cli {
         });
     cmd.setExecutionExceptionHandler(
         (ex, c, parsed) -> {
+          if (ex instanceof CommandLine.ParameterException pe) {
+            err.println("blksim " + c.getCommandName() + ": " + firstLine(pe.getMessage()));
+            return ExitStatus.USAGE.code();
+          }
           if (ex instanceof ConfigError) {
             err.println(ex.getMessage());
             return ExitStatus.USAGE.code();
@@ -85,6 +90,36 @@ public final class Cli {
       }
     }
     return ExitStatus.INTERNAL;
+  }
+
+  /**
+   * The scenario that run arguments describe ({@code io_uring ...} or {@code run FILE ...}), for
+   * commands that run others, such as {@code compare}.
+   *
+   * @throws picocli.CommandLine.ParameterException for a bad flag in them
+   */
+  static blksim.config.Scenario scenarioOf(
+      java.util.List<String> args, PrintStream out, PrintStream err) {
+    String[] rest = args.subList(1, args.size()).toArray(String[]::new);
+    switch (args.get(0)) {
+      case "io_uring":
+        {
+          IoUringCommand c = new IoUringCommand(out, err);
+          new CommandLine(c).parseArgs(rest);
+          return c.scenario();
+        }
+      case "run":
+        {
+          RunCommand c = new RunCommand(out, err);
+          new CommandLine(c).parseArgs(rest);
+          return c.scenario();
+        }
+      default:
+        throw new ConfigError(
+            "the run arguments must start with io_uring or run, e.g. -- io_uring -d32 /dev/nullb0;"
+                + " got "
+                + args.get(0));
+    }
   }
 
   private static String firstLine(String s) {

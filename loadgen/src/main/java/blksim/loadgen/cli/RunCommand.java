@@ -26,7 +26,11 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Scenario scenario = run.apply(new Scenario().file(file));
-    return Runner.runAndReport(scenario.settings(), run.json, out, err).code();
+    return Runner.runAndReport(scenario().settings(), run.json, out, err).code();
+  }
+
+  /** The scenario file with the run options layered on top. */
+  Scenario scenario() {
+    return run.apply(new Scenario().file(file));
   }
 }

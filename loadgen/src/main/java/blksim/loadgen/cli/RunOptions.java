@@ -33,14 +33,44 @@ public final class RunOptions {
   Path json;
 
   @Option(
+      names = "--patch",
+      paramLabel = "a,b",
+      split = ",",
+      description =
+          "Turn on seed patches: "
+              + "bdev-cache-in-file, bdev-inode-inline, end-request-fast-path, bio-init-compound.")
+  List<String> patches = new ArrayList<>();
+
+  @Option(
+      names = "--kernel",
+      paramLabel = "NAME",
+      description = "A named kernel: 5.15, or 5.16 (seed 000's 1/3 and 3/3).")
+  String kernel;
+
+  @Option(
+      names = "--profile",
+      paramLabel = "NAME",
+      description = "The CPU cost profile (blksim.profiles.NAME).")
+  String profile;
+
+  @Option(
       names = "--engine",
       paramLabel = "akka|sequential",
       description =
           "Actors ordered by a clock actor (akka, default) or a plain event loop: same output.")
   String engine;
 
-  /** Adds the option layers, in order: --null-blk, --set, --seed, --engine. */
+  /**
+   * Adds the option layers, in order: --profile, --kernel, --null-blk, --set, --seed, --engine,
+   * --patch.
+   */
   Scenario apply(Scenario scenario) {
+    if (profile != null) {
+      scenario.values(Map.of("blksim.cpu.profile", profile), "--profile");
+    }
+    if (kernel != null) {
+      scenario.values(Map.of("blksim.kernel.preset", kernel), "--kernel");
+    }
     nullBlk.forEach(scenario::nullBlk);
     sets.forEach(scenario::set);
     if (seed != null) {
@@ -48,6 +78,9 @@ public final class RunOptions {
     }
     if (engine != null) {
       scenario.values(Map.of("blksim.engine.kind", engine), "--engine");
+    }
+    if (!patches.isEmpty()) {
+      scenario.addPatches(patches);
     }
     return scenario;
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -20,7 +21,8 @@ public final class JsonReport {
     StringBuilder b = new StringBuilder(1024);
     b.append("{\n");
     field(b, "blksim_command", quote(Summary.commandLine(s.ioUring())));
-    field(b, "profile", quote(s.profile().name()));
+    field(b, "cpu_profile", quote(s.profile().name()));
+    field(b, "model", quote(Summary.model(s)));
     field(b, "seed", Long.toString(s.run().seed()));
     field(b, "virtual_ns", Long.toString(s.run().runtimeNs()));
     field(b, "virtual_end_ns", Long.toString(res.endPs() / 1000));
@@ -62,6 +64,21 @@ public final class JsonReport {
                   l.iops(),
                   l.rpc(),
                   l.ipc()));
+    }
+    b.append("\n  ],\n");
+    b.append("  \"profile\": [");
+    List<ProfileReport.Line> profile = ProfileReport.lines(r);
+    for (int i = 0; i < profile.size(); i++) {
+      ProfileReport.Line l = profile.get(i);
+      b.append(i == 0 ? "\n" : ",\n")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "    {\"function\": %s, \"ns_per_io\": %.3f, \"share\": %.5f, \"calls_per_io\": %.4f}",
+                  quote(l.function()),
+                  l.nsPerIo(),
+                  l.share(),
+                  l.callsPerIo()));
     }
     b.append("\n  ],\n");
     b.append("  \"books\": {\"balanced\": ")

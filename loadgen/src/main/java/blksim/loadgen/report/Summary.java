@@ -5,6 +5,7 @@ import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
 import blksim.queues.time.VirtualTime;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 
 /** blksim's own summary after t/io_uring's lines; every line but the last is deterministic. */
@@ -19,12 +20,11 @@ public final class Summary {
     out.println();
     out.printf(
         Locale.ROOT,
-        "blksim: %s for %s of virtual time, profile %s, seed %d, null_blk %s%n",
+        "blksim: %s for %s of virtual time, seed %d%n",
         commandLine(u),
         seconds(s.run().runtimeNs()),
-        s.profile().name(),
-        s.run().seed(),
-        nullBlk(s));
+        s.run().seed());
+    out.printf(Locale.ROOT, "  model       %s%n", model(s));
     out.printf(
         Locale.ROOT,
         "  IOPS        %d (%s), submissions per second of virtual time%n",
@@ -65,6 +65,12 @@ public final class Summary {
         out.printf(Locale.ROOT, "  submitter%d  stopped: %s%n", sub.index(), sub.fatal());
       }
     }
+    List<ProfileReport.Line> profile = ProfileReport.lines(r);
+    out.printf(
+        Locale.ROOT,
+        "  profile     CPU time per I/O by kernel function, all CPUs, %.1f ns in all:%n",
+        ProfileReport.nsPerIo(profile));
+    ProfileReport.format(profile, "    ").forEach(out::println);
     RunResult.BioCache c = res.bioCache();
     out.printf(
         Locale.ROOT,
@@ -103,6 +109,27 @@ public final class Summary {
         u.registerFiles() ? 1 : 0,
         u.threads(),
         String.join(" ", u.files()));
+  }
+
+  /** The profile, kernel, knobs and device of a run, on one line. */
+  public static String model(BlksimSettings s) {
+    String patches =
+        s.kernel().patches().isEmpty()
+            ? "no seed patches"
+            : "patches "
+                + s.kernel().patches().stream()
+                    .sorted()
+                    .map(blksim.config.Patch::key)
+                    .collect(java.util.stream.Collectors.joining(","));
+    return String.format(
+        Locale.ROOT,
+        "profile %s, %s%s, iostats %s, per-CPU bio cache %s; null_blk %s",
+        s.profile().name(),
+        s.kernel().preset().isEmpty() ? "" : "kernel " + s.kernel().preset() + ", ",
+        patches,
+        s.kernel().iostats() ? "on" : "off",
+        s.bioset().percpuCache() ? "on" : "off",
+        nullBlk(s));
   }
 
   private static String nullBlk(BlksimSettings s) {

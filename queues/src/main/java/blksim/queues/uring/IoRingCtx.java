@@ -15,6 +15,7 @@ public final class IoRingCtx {
   private final ArrayDeque<IoKiocb> reqCache = new ArrayDeque<>();
   private final ArrayDeque<IoKiocb> iopollList = new ArrayDeque<>();
   private final ArrayDeque<Cqe> overflowList = new ArrayDeque<>();
+  private final ArrayDeque<IoKiocb> taskList = new ArrayDeque<>();
   private int reqsAllocated;
   private long submitted;
   private long completed;
@@ -61,6 +62,39 @@ public final class IoRingCtx {
           "io_uring: request " + req.id() + " completed while " + req.state());
     }
     req.complete(res);
+  }
+
+  /**
+   * {@code io_complete_rw} of a request on a ring without IOPOLL: the request completes and its CQE
+   * waits on the task_work list ({@code io_req_task_work_add}) until the submitter runs it.
+   *
+   * @throws InvariantBroken if the request is not in flight
+   */
+  public void completeRw(IoKiocb req, int res) {
+    completeRwIopoll(req, res);
+    taskList.addLast(req);
+  }
+
+  /** Requests whose completion waits on the task_work list. */
+  public int taskWorkPending() {
+    return taskList.size();
+  }
+
+  /**
+   * {@code tctx_task_work}: posts a CQE for every request on the task_work list, in order, and
+   * recycles them.
+   *
+   * @return CQEs posted
+   */
+  public int runTaskWork() {
+    int nr = 0;
+    for (IoKiocb req = taskList.pollFirst(); req != null; req = taskList.pollFirst()) {
+      postCqe(new Cqe(req.sqe().userData(), req.res(), req.sqe().issuedAtPs()));
+      req.free();
+      reqCache.addFirst(req);
+      nr++;
+    }
+    return nr;
   }
 
   /** The request at the head of the IOPOLL list, the one {@code io_do_iopoll} polls, or null. */

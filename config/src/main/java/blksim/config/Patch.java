@@ -1,0 +1,59 @@
+package blksim.config;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** The seeds' patches, each a toggle of the modelled path (shared/seeds/). */
+public enum Patch {
+  /**
+   * "block: cache bdev in struct file for raw bdev IO" (Pavel Begunkov, seed 000 1/3; applied,
+   * commit 82f652990a4a, 5.16): {@code file->private_data} instead of {@code
+   * I_BDEV(file->f_mapping->host)}.
+   */
+  BDEV_CACHE_IN_FILE("bdev-cache-in-file"),
+  /**
+   * "block: don't hide inode from block_device users" (seed 000 2/3; not applied upstream): the
+   * inode inside {@code struct block_device}, {@code I_BDEV} inline, no {@code bd_inode} pointer.
+   */
+  BDEV_INODE_INLINE("bdev-inode-inline"),
+  /**
+   * "blk-mq: optimise *end_request non-stat path" (seed 000 3/3; applied, commit e945e2edb670,
+   * 5.16): the statistics block of {@code __blk_mq_end_request} only under {@code
+   * blk_mq_need_time_stamp()}.
+   */
+  END_REQUEST_FAST_PATH("end-request-fast-path"),
+  /**
+   * "block: Optimize bio_init()" (Bart Van Assche, seed 003): one compound-literal assignment,
+   * which gcc turns into {@code rep stosq} of 16 qwords, instead of field-by-field stores.
+   */
+  BIO_INIT_COMPOUND("bio-init-compound");
+
+  private final String key;
+
+  Patch(String key) {
+    this.key = key;
+  }
+
+  /** The name used on the command line and in HOCON. */
+  public String key() {
+    return key;
+  }
+
+  /**
+   * The patch named {@code key}.
+   *
+   * @throws ConfigError naming the accepted names
+   */
+  public static Patch of(String key) {
+    for (Patch p : values()) {
+      if (p.key.equals(key)) {
+        return p;
+      }
+    }
+    throw new ConfigError("unknown patch " + key + ": accepted " + names());
+  }
+
+  public static String names() {
+    return Arrays.stream(values()).map(Patch::key).collect(Collectors.joining(", "));
+  }
+}

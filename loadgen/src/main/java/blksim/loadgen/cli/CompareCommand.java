@@ -1,0 +1,147 @@
+package blksim.loadgen.cli;
+
+import blksim.config.ConfigError;
+import blksim.config.Scenario;
+import blksim.loadgen.report.CompareReport;
+import blksim.loadgen.report.RunReport;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code blksim compare --patch LIST [--profile P] -- <run arguments>}: A without the patches, B
+ * with them (and any two configurations with {@code --a-set}/{@code --b-set}), side by side.
+ */
+@Command(
+    name = "compare",
+    description = "Run A and B (A with --patch / --b-set) and print them side by side.")
+public final class CompareCommand implements Callable<Integer> {
+  private final PrintStream out;
+  private final PrintStream err;
+
+  @Option(
+      names = "--patch",
+      paramLabel = "a,b",
+      split = ",",
+      description = "Patches that B adds to A.")
+  List<String> patches = new ArrayList<>();
+
+  @Option(
+      names = "--profile",
+      paramLabel = "NAME",
+      description = "The CPU cost profile of both runs.")
+  String profile;
+
+  @Option(
+      names = "--kernel",
+      paramLabel = "NAME",
+      description = "The named kernel of both runs (5.15, 5.16).")
+  String kernel;
+
+  @Option(names = "--a-set", paramLabel = "path=value", description = "A setting of A only.")
+  List<String> aSets = new ArrayList<>();
+
+  @Option(names = "--b-set", paramLabel = "path=value", description = "A setting of B only.")
+  List<String> bSets = new ArrayList<>();
+
+  @Option(
+      names = "--engine",
+      paramLabel = "akka|sequential",
+      description = "How both runs are driven.")
+  String engine;
+
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      description = "Also write baseline, patched and delta_pct as JSON.")
+  Path json;
+
+  @Parameters(
+      paramLabel = "<run arguments>",
+      description = "After --: io_uring ... or run SCENARIO.conf")
+  List<String> runArgs = new ArrayList<>();
+
+  CompareCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    if (patches.isEmpty() && aSets.isEmpty() && bSets.isEmpty()) {
+      throw new ConfigError(
+          "blksim compare: give --patch LIST, or --a-set/--b-set, to say how B differs from A");
+    }
+    List<String> args = runArgs.isEmpty() ? Arrays.asList(Cli.DEFAULT_ARGS) : runArgs;
+    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+    CompareReport.Variant a =
+        new CompareReport.Variant(
+            "A (baseline)",
+            Runner.run(variant(args, aSets, List.of(), List.of()).settings(), quiet));
+    List<CompareReport.Variant> alone = new ArrayList<>();
+    if (patches.size() > 1) {
+      for (String p : patches) {
+        alone.add(
+            new CompareReport.Variant(
+                "A + " + p,
+                Runner.run(variant(args, aSets, List.of(p), List.of()).settings(), quiet)));
+      }
+    }
+    String bLabel = patches.isEmpty() ? "B" : "B (A + " + String.join(", ", patches) + ")";
+    CompareReport.Variant b =
+        new CompareReport.Variant(
+            bLabel, Runner.run(variant(args, List.of(), patches, bSets).settings(), quiet));
+    CompareReport.print(a, alone, b, out);
+    if (json != null) {
+      try {
+        Files.writeString(json, CompareReport.json(a, alone, b), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new ConfigError("--json " + json + ": cannot write: " + e.getMessage());
+      }
+    }
+    out.flush();
+    return booksOf(a.report(), b.report());
+  }
+
+  private int booksOf(RunReport... reports) {
+    for (RunReport r : reports) {
+      if (!r.result().books().balanced()) {
+        err.println("blksim: the books do not balance: " + r.result().books().violations().get(0));
+        return 3;
+      }
+    }
+    return 0;
+  }
+
+  /** The run of {@code args}, with this command's shared options and one side's differences. */
+  private Scenario variant(
+      List<String> args, List<String> sets, List<String> addPatches, List<String> moreSets) {
+    Scenario s = Cli.scenarioOf(args, out, err);
+    if (profile != null) {
+      s.values(Map.of("blksim.cpu.profile", profile), "--profile");
+    }
+    if (kernel != null) {
+      s.values(Map.of("blksim.kernel.preset", kernel), "--kernel");
+    }
+    if (engine != null) {
+      s.values(Map.of("blksim.engine.kind", engine), "--engine");
+    }
+    sets.forEach(s::set);
+    moreSets.forEach(s::set);
+    if (!addPatches.isEmpty()) {
+      s.addPatches(addPatches);
+    }
+    return s;
+  }
+}

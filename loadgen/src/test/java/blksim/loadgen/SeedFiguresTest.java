@@ -1,0 +1,89 @@
+package blksim.loadgen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The seeds' figures, pinned with the default seed (golden values), each also checked against the
+ * range the project set for it. A change that moves one must say why in its commit.
+ */
+class SeedFiguresTest {
+  private static final String[] SEED_000 = {
+    "--", "io_uring", "-d32", "-s32", "-c32", "-b512", "-p1", "/dev/nullb0"
+  };
+
+  /** IOPS of the variant rows of a compare, in order. */
+  private static long[] iops(Blksim r) {
+    Matcher m =
+        Pattern.compile("\n  (A \\(baseline\\)|A \\+ [a-z-]+|B[^\n]*?)\\s+(\\d+)\\s+\\d+\\.\\d\\s")
+            .matcher(r.out());
+    java.util.List<Long> v = new java.util.ArrayList<>();
+    while (m.find()) {
+      v.add(Long.parseLong(m.group(2)));
+    }
+    return v.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  private static Blksim compare(String... options) {
+    String[] args = new String[2 + options.length + SEED_000.length];
+    args[0] = "compare";
+    args[1] = "--engine=sequential";
+    System.arraycopy(options, 0, args, 2, options.length);
+    System.arraycopy(SEED_000, 0, args, 2 + options.length, SEED_000.length);
+    Blksim r = Blksim.run(args);
+    assertEquals(0, r.status(), r.err());
+    return r;
+  }
+
+  @Test
+  void seed000PatchesOnBegunkov2021() {
+    long[] v =
+        iops(
+            compare(
+                "--profile",
+                "begunkov-2021",
+                "--patch",
+                "bdev-cache-in-file,bdev-inode-inline,end-request-fast-path"));
+    assertEquals(5, v.length);
+    assertEquals(3_300_224, v[0], "baseline");
+    assertEquals(3_382_816, v[1], "bdev-cache-in-file alone");
+    assertEquals(3_314_336, v[2], "bdev-inode-inline alone");
+    assertEquals(3_352_800, v[3], "end-request-fast-path alone");
+    assertEquals(3_479_936, v[4], "all three");
+    assertTrue(v[0] >= 3_200_000 && v[0] <= 3_400_000, "baseline 3.2-3.4 MIOPS");
+    assertTrue(v[4] >= 3_400_000 && v[4] <= 3_600_000, "patched 3.4-3.6 MIOPS");
+    double delta = 100.0 * (v[4] - v[0]) / v[0];
+    assertTrue(delta >= 4 && delta <= 7, "delta +4..+7 %, was " + delta);
+  }
+
+  @Test
+  void thePerCpuBioCacheIsWorthSevenToTwelvePercent() {
+    long[] v = iops(compare("--a-set", "bioset.percpu-cache=false"));
+    assertEquals(3_069_280, v[0], "cache off");
+    assertEquals(3_300_224, v[1], "cache on");
+    double worth = 100.0 * (v[1] - v[0]) / v[0];
+    assertTrue(worth >= 7 && worth <= 12, "cache worth +7..+12 %, was " + worth);
+  }
+
+  @Test
+  void interruptDrivenCompletionIsSlowerAndShowsTheIrqPath() {
+    Blksim r = compare("--b-set", "io-uring.polled=false");
+    long[] v = iops(r);
+    assertEquals(3_004_736, v[1], "-p0");
+    assertTrue(v[1] < v[0]);
+    for (String fn :
+        new String[] {
+          "blk_mq_complete_request", "io_req_task_work_add", "tctx_task_work", "bio_free"
+        }) {
+      assertTrue(
+          Pattern.compile("\n    " + fn + "\\s+0\\.00\\s+\\d+\\.\\d\\d\\s+new")
+              .matcher(r.out())
+              .find(),
+          fn);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package blksim.queues.cost;
+
+/**
+ * The functions the modelled path charges CPU time to, named as {@code perf report} would show
+ * them. Each is either a step of the profile's shape ({@code steps}, scaled) or derived from the
+ * CPU's facts by {@link PathCosts}.
+ */
+public enum KernelFn {
+  PREP_MORE_IOS_URING("prep_more_ios_uring"),
+  REAP_EVENTS_URING("reap_events_uring"),
+  SYSCALL("entry_SYSCALL_64"),
+  IO_URING_ENTER("io_uring_enter"),
+  FDGET_FDPUT("fdget_fdput"),
+  IO_SUBMIT_SQES("io_submit_sqes"),
+  FGET_FPUT("fget_fput"),
+  IO_READ("io_read"),
+  BLKDEV_READ_ITER("blkdev_read_iter"),
+  BLKDEV_DIRECT_IO("__blkdev_direct_IO"),
+  BIO_ALLOC_KIOCB("bio_alloc_kiocb"),
+  BIO_ALLOC_BIOSET("bio_alloc_bioset"),
+  KMEM_CACHE_ALLOC("kmem_cache_alloc"),
+  BIO_INIT("bio_init"),
+  BIO_IOV_ITER_GET_PAGES("bio_iov_iter_get_pages"),
+  GET_USER_PAGES_FAST("get_user_pages_fast"),
+  SUBMIT_BIO_NOACCT("submit_bio_noacct"),
+  BIO_QUEUE_ENTER("bio_queue_enter"),
+  BLK_MQ_SUBMIT_BIO("blk_mq_submit_bio"),
+  BLK_MQ_ALLOC_REQUESTS("__blk_mq_alloc_requests"),
+  BLK_ACCOUNT_IO_START("blk_account_io_start"),
+  KTIME_GET_NS("ktime_get_ns"),
+  BLK_MQ_FLUSH_PLUG_LIST("blk_mq_flush_plug_list"),
+  NULL_QUEUE_RQ("null_queue_rq"),
+  IO_DO_IOPOLL("io_do_iopoll"),
+  IO_DO_IOPOLL_EMPTY("io_do_iopoll (found nothing)"),
+  BLKDEV_IOPOLL("blkdev_iopoll"),
+  NULL_POLL("null_poll"),
+  BLK_MQ_COMPLETE_REQUEST("blk_mq_complete_request"),
+  BLK_MQ_END_REQUEST("blk_mq_end_request"),
+  END_REQUEST_STATS("__blk_mq_end_request"),
+  BLK_ACCOUNT_IO_DONE("blk_account_io_done"),
+  BLKDEV_BIO_END_IO_ASYNC("blkdev_bio_end_io_async"),
+  BIO_RELEASE_PAGES("bio_release_pages"),
+  BIO_PUT("bio_put"),
+  BIO_FREE("bio_free"),
+  IO_REQ_TASK_WORK_ADD("io_req_task_work_add"),
+  TCTX_TASK_WORK("tctx_task_work"),
+  IO_SUBMIT_FLUSH_COMPLETIONS("__io_submit_flush_completions"),
+  UNATTRIBUTED("[unattributed]");
+
+  private final String symbol;
+
+  KernelFn(String symbol) {
+    this.symbol = symbol;
+  }
+
+  /** The name in profiles and reports. */
+  public String symbol() {
+    return symbol;
+  }
+}

@@ -1,0 +1,141 @@
+package blksim.queues.cost;
+
+import blksim.config.CpuProfile;
+import blksim.config.KernelSettings;
+import blksim.config.MicroArch;
+import blksim.config.Patch;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The CPU cost of every function of the modelled path for one CPU profile, kernel and set of knobs,
+ * in picoseconds.
+ *
+ * <p>Shape steps are the profile's nanoseconds times its scale. The rest is derived from the CPU's
+ * facts, from what each variant of the code does, read off the seeds' diffs:
+ *
+ * <ul>
+ *   <li>bdev lookups (seed 000 1/3, 2/3): {@code blkdev_read_iter} calls the out-of-line {@code
+ *       bdev_file_inode} and loads {@code f_mapping}, {@code host}; with 1/3 it loads {@code
+ *       private_data} and {@code bd_inode}; with 1/3 and 2/3, {@code private_data} only. {@code
+ *       __blkdev_direct_IO} calls {@code bdev_file_inode} and the out-of-line {@code I_BDEV} and
+ *       loads two pointers; with 1/3, one load ({@code private_data}); with 2/3 alone, {@code
+ *       I_BDEV} is inline. {@code blkdev_iopoll} (per poll call) calls {@code I_BDEV} after two
+ *       loads; with 1/3, one load; with 2/3 alone, no call. These objects are touched once per I/O,
+ *       32 I/Os apart, so each load is taken as an L2 hit.
+ *   <li>{@code __blk_mq_end_request} without statistics (seed 000 3/3): the baseline still loads
+ *       {@code q->elevator} and calls the out-of-line {@code blk_account_io_done}, which returns at
+ *       once; the patch skips both. With iostats on, both variants do the accounting.
+ *   <li>iostats: {@code ktime_get_ns} at request start and end, {@code update_io_ticks} (one L2
+ *       load) and a few per-CPU adds (4 cycles) in each of {@code blk_account_io_start/done}.
+ *   <li>{@code bio_init} (seed 003): 20 stores field by field; or {@code rep stosq} of 16 qwords
+ *       and the 4 stores after it.
+ *   <li>{@code -F0}: {@code fget} and {@code fput}, one atomic each. {@code -B0}: {@code
+ *       get_user_pages_fast} walks four page-table levels (L2 loads) and takes a page reference
+ *       (atomic); {@code bio_release_pages} drops it (call and atomic).
+ *   <li>Interrupt-driven completion: {@code blk_mq_complete_request} (two calls, one load), {@code
+ *       io_req_task_work_add} (a spinlock with interrupts saved), {@code tctx_task_work} (a call
+ *       per request; a locked splice with interrupts saved per run).
+ * </ul>
+ */
+public final class PathCosts {
+  /** A bio_init stores this many fields one by one (Bart Van Assche's disassembly, seed 003). */
+  static final int BIO_INIT_FIELD_STORES = 20;
+
+  /** The compound-literal bio_init: {@code rep stosq} of 128 bytes, then 4 stores. */
+  static final int BIO_INIT_QWORDS = 16;
+
+  static final int BIO_INIT_STORES_AFTER_REP_STOS = 4;
+
+  /** Per-CPU counter updates of blk_account_io_start/done, cycles. */
+  static final double PART_STAT_CYCLES = 4;
+
+  private final Map<KernelFn, CostStep> steps = new EnumMap<>(KernelFn.class);
+  private final CostStep tctxTaskWorkPerRun;
+
+  private PathCosts(CpuProfile p, KernelSettings k, Knobs knobs) {
+    MicroArch f = p.facts();
+    double l2 = f.ns(f.l2LoadCycles());
+    double call = f.ns(f.callCycles());
+    double atomic = f.ns(f.atomicCycles());
+    double irq = f.ns(f.irqSaveRestoreCycles());
+    boolean inFile = k.has(Patch.BDEV_CACHE_IN_FILE);
+    boolean inline = k.has(Patch.BDEV_INODE_INLINE);
+    boolean fastPath = k.has(Patch.END_REQUEST_FAST_PATH);
+    boolean iostats = k.iostats();
+
+    for (KernelFn fn : KernelFn.values()) {
+      if (p.stepsNs().containsKey(fn.symbol())) {
+        set(fn, p.scaledNs(fn.symbol()));
+      }
+    }
+    set(KernelFn.SYSCALL, f.syscallNs());
+    set(KernelFn.FDGET_FDPUT, knobs.registeredRing() ? 0 : p.scaledNs("fdget_fdput"));
+    set(KernelFn.FGET_FPUT, knobs.fixedFiles() ? 0 : 2 * atomic);
+    add(KernelFn.BLKDEV_READ_ITER, inFile ? (inline ? l2 : 2 * l2) : call + 2 * l2);
+    add(KernelFn.BLKDEV_DIRECT_IO, inFile ? l2 : (inline ? call : 2 * call) + 2 * l2);
+    set(KernelFn.BLKDEV_IOPOLL, inFile ? l2 : (inline ? 0 : call) + 2 * l2);
+    set(KernelFn.IO_DO_IOPOLL_EMPTY, p.scaledNs("io_do_iopoll"));
+    set(KernelFn.UNATTRIBUTED, p.scaledNs("unattributed"));
+    set(KernelFn.END_REQUEST_STATS, iostats || !fastPath ? l2 : 0);
+    set(
+        KernelFn.BLK_ACCOUNT_IO_DONE,
+        iostats ? call + l2 + f.ns(PART_STAT_CYCLES) : fastPath ? 0 : call);
+    set(KernelFn.BLK_ACCOUNT_IO_START, iostats ? l2 + f.ns(PART_STAT_CYCLES) : 0);
+    set(KernelFn.KTIME_GET_NS, iostats ? f.ktimeGetNs() : 0);
+    set(
+        KernelFn.BIO_INIT,
+        k.has(Patch.BIO_INIT_COMPOUND)
+            ? f.ns(
+                f.repStosStartupCycles()
+                    + BIO_INIT_QWORDS * f.repStosQwordCycles()
+                    + BIO_INIT_STORES_AFTER_REP_STOS * f.storeCycles())
+            : f.ns(BIO_INIT_FIELD_STORES * f.storeCycles()));
+    set(KernelFn.GET_USER_PAGES_FAST, knobs.fixedBuffers() ? 0 : 4 * l2 + atomic);
+    set(KernelFn.BIO_RELEASE_PAGES, knobs.fixedBuffers() ? 0 : call + atomic);
+    set(KernelFn.BLK_MQ_COMPLETE_REQUEST, 2 * call + l2);
+    set(KernelFn.IO_REQ_TASK_WORK_ADD, atomic + irq);
+    set(KernelFn.TCTX_TASK_WORK, call);
+    tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK.symbol(), ps(2 * atomic + irq));
+    for (KernelFn fn : KernelFn.values()) {
+      if (!steps.containsKey(fn)) {
+        throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());
+      }
+    }
+  }
+
+  /**
+   * The knobs of the run that change what the path does.
+   *
+   * @param registeredRing {@code -X1}
+   * @param fixedFiles {@code -F1}
+   * @param fixedBuffers {@code -B1}
+   */
+  public record Knobs(boolean registeredRing, boolean fixedFiles, boolean fixedBuffers) {}
+
+  public static PathCosts of(CpuProfile profile, KernelSettings kernel, Knobs knobs) {
+    return new PathCosts(profile, kernel, knobs);
+  }
+
+  /** The cost of one call of {@code fn}. */
+  public CostStep step(KernelFn fn) {
+    return steps.get(fn);
+  }
+
+  /** The per-run part of {@code tctx_task_work}: splicing the task list. */
+  public CostStep tctxTaskWorkPerRun() {
+    return tctxTaskWorkPerRun;
+  }
+
+  private void set(KernelFn fn, double ns) {
+    steps.put(fn, new CostStep(fn.symbol(), ps(ns)));
+  }
+
+  private void add(KernelFn fn, double ns) {
+    steps.put(fn, new CostStep(fn.symbol(), steps.get(fn).ps() + ps(ns)));
+  }
+
+  private static long ps(double ns) {
+    return Math.round(ns * 1000.0);
+  }
+}

@@ -1,0 +1,102 @@
+package blksim.queues.cost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import blksim.config.BlksimSettings;
+import blksim.config.CpuProfile;
+import blksim.config.KernelSettings;
+import blksim.config.Patch;
+import blksim.config.Scenario;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What each variant of the path costs on the reference box (4 GHz: an L2 load 3.5 ns, a call 1.25
+ * ns, an atomic 4.5 ns), derived from the seeds' diffs.
+ */
+class PathCostsTest {
+  private static final CpuProfile REF = BlksimSettings.defaults().profile();
+  private static final PathCosts.Knobs REGISTERED = new PathCosts.Knobs(true, true, true);
+
+  private static double ns(
+      Set<Patch> patches, boolean iostats, PathCosts.Knobs knobs, KernelFn fn) {
+    KernelSettings k = new KernelSettings("", patches, iostats);
+    return PathCosts.of(REF, k, knobs).step(fn).ps() / 1000.0;
+  }
+
+  private static double ns(Set<Patch> patches, KernelFn fn) {
+    return ns(patches, false, REGISTERED, fn);
+  }
+
+  @Test
+  void bdevLookupsShouldFollowEachVariantOfSeed000() {
+    Set<Patch> none = Set.of();
+    Set<Patch> p1 = EnumSet.of(Patch.BDEV_CACHE_IN_FILE);
+    Set<Patch> p2 = EnumSet.of(Patch.BDEV_INODE_INLINE);
+    Set<Patch> p12 = EnumSet.of(Patch.BDEV_CACHE_IN_FILE, Patch.BDEV_INODE_INLINE);
+    // blkdev_read_iter: 1.25 of its own, plus bdev_file_inode() and f_mapping, host
+    assertEquals(1.25 + 1.25 + 7.0, ns(none, KernelFn.BLKDEV_READ_ITER), 1e-9);
+    assertEquals(1.25 + 7.0, ns(p1, KernelFn.BLKDEV_READ_ITER), 1e-9, "private_data, bd_inode");
+    assertEquals(1.25 + 3.5, ns(p12, KernelFn.BLKDEV_READ_ITER), 1e-9, "private_data only");
+    // __blkdev_direct_IO: 2.0 of its own, plus bdev_file_inode(), I_BDEV() and two loads
+    assertEquals(2.0 + 2.5 + 7.0, ns(none, KernelFn.BLKDEV_DIRECT_IO), 1e-9);
+    assertEquals(2.0 + 3.5, ns(p1, KernelFn.BLKDEV_DIRECT_IO), 1e-9);
+    assertEquals(2.0 + 1.25 + 7.0, ns(p2, KernelFn.BLKDEV_DIRECT_IO), 1e-9, "I_BDEV inline");
+    // blkdev_iopoll, per poll call
+    assertEquals(1.25 + 7.0, ns(none, KernelFn.BLKDEV_IOPOLL), 1e-9);
+    assertEquals(3.5, ns(p1, KernelFn.BLKDEV_IOPOLL), 1e-9);
+    assertEquals(7.0, ns(p2, KernelFn.BLKDEV_IOPOLL), 1e-9);
+  }
+
+  @Test
+  void endRequestFastPathShouldSkipTheStatsCallsOnlyWithoutIostats() {
+    Set<Patch> p3 = EnumSet.of(Patch.END_REQUEST_FAST_PATH);
+    assertEquals(3.5, ns(Set.of(), KernelFn.END_REQUEST_STATS), 1e-9, "q->elevator");
+    assertEquals(
+        1.25, ns(Set.of(), KernelFn.BLK_ACCOUNT_IO_DONE), 1e-9, "a call that returns at once");
+    assertEquals(0, ns(p3, KernelFn.END_REQUEST_STATS));
+    assertEquals(0, ns(p3, KernelFn.BLK_ACCOUNT_IO_DONE));
+    for (Set<Patch> p : java.util.List.of(Set.<Patch>of(), p3)) {
+      assertEquals(
+          3.5, ns(p, true, REGISTERED, KernelFn.END_REQUEST_STATS), 1e-9, "free with iostats on");
+      assertEquals(1.25 + 3.5 + 1.0, ns(p, true, REGISTERED, KernelFn.BLK_ACCOUNT_IO_DONE), 1e-9);
+      assertEquals(3.5 + 1.0, ns(p, true, REGISTERED, KernelFn.BLK_ACCOUNT_IO_START), 1e-9);
+      assertEquals(15.0, ns(p, true, REGISTERED, KernelFn.KTIME_GET_NS), 1e-9);
+    }
+    assertEquals(0, ns(Set.of(), KernelFn.KTIME_GET_NS), "no time stamps without iostats");
+  }
+
+  @Test
+  void bioInitShouldBeStoresOrRepStos() {
+    assertEquals(20 / 4.0, ns(Set.of(), KernelFn.BIO_INIT), 1e-9, "20 stores, 1 cycle each");
+    assertEquals(
+        (15 + 16 + 4) / 4.0, ns(EnumSet.of(Patch.BIO_INIT_COMPOUND), KernelFn.BIO_INIT), 1e-9);
+  }
+
+  @Test
+  void unregisteredFilesBuffersAndRingShouldCostAtomicsLoadsAndFdget() {
+    PathCosts.Knobs plain = new PathCosts.Knobs(false, false, false);
+    assertEquals(9.0, ns(Set.of(), false, plain, KernelFn.FGET_FPUT), 1e-9, "two atomics");
+    assertEquals(4 * 3.5 + 4.5, ns(Set.of(), false, plain, KernelFn.GET_USER_PAGES_FAST), 1e-9);
+    assertEquals(1.25 + 4.5, ns(Set.of(), false, plain, KernelFn.BIO_RELEASE_PAGES), 1e-9);
+    assertEquals(18.0, ns(Set.of(), false, plain, KernelFn.FDGET_FDPUT), 1e-9);
+    assertEquals(0, ns(Set.of(), KernelFn.FGET_FPUT));
+    assertEquals(0, ns(Set.of(), KernelFn.FDGET_FDPUT));
+  }
+
+  @Test
+  void scaleShouldMultiplyTheShapeButNotWhatFactsDerive() {
+    CpuProfile twice =
+        new Scenario()
+            .hocon(
+                "blksim.profiles.twice { extends = begunkov-2021, scale = 2 }\nblksim.cpu.profile = twice",
+                "test")
+            .settings()
+            .profile();
+    PathCosts c = PathCosts.of(twice, new KernelSettings("", Set.of(), false), REGISTERED);
+    assertEquals(44.0, c.step(KernelFn.IO_READ).ps() / 1000.0, 1e-9);
+    assertEquals(5.0, c.step(KernelFn.BIO_INIT).ps() / 1000.0, 1e-9);
+    assertEquals(45.0, c.step(KernelFn.SYSCALL).ps() / 1000.0, 1e-9);
+  }
+}
