@@ -28,12 +28,20 @@ class SeedFiguresTest {
     return v.stream().mapToLong(Long::longValue).toArray();
   }
 
+  private static final String[] SEED_003 = {
+    "--", "io_uring", "-b512", "-d128", "-c32", "-s32", "-p1", "-F1", "-B1", "/dev/nullb0"
+  };
+
   private static Blksim compare(String... options) {
-    String[] args = new String[2 + options.length + SEED_000.length];
+    return compareOn(SEED_000, options);
+  }
+
+  private static Blksim compareOn(String[] run, String... options) {
+    String[] args = new String[2 + options.length + run.length];
     args[0] = "compare";
     args[1] = "--engine=sequential";
     System.arraycopy(options, 0, args, 2, options.length);
-    System.arraycopy(SEED_000, 0, args, 2 + options.length, SEED_000.length);
+    System.arraycopy(run, 0, args, 2 + options.length, run.length);
     Blksim r = Blksim.run(args);
     assertEquals(0, r.status(), r.err());
     return r;
@@ -84,6 +92,33 @@ class SeedFiguresTest {
               .matcher(r.out())
               .find(),
           fn);
+    }
+  }
+
+  @Test
+  void seed003BioInitOnTheXeonGold6154() {
+    long[] v =
+        iops(compareOn(SEED_003, "--profile", "xeon-gold-6154", "--patch", "bio-init-compound"));
+    assertEquals(1_365_856, v[0], "baseline, the calibration target 1366K");
+    assertTrue(v[0] >= 1_330_000 && v[0] <= 1_400_000);
+    // Bart Van Assche measured +1 %. From Intel's published costs (rep stosq of 16 qwords ~31
+    // cycles, 20 stores ~20) the model says -0.55 %; it is not fitted to agree.
+    assertEquals(1_358_336, v[1], "with bio-init-compound");
+  }
+
+  @Test
+  void seed003BioInitOnZen2IsAPrediction() {
+    long[] v = iops(compareOn(SEED_003, "--profile", "zen2-3970x", "--patch", "bio-init-compound"));
+    assertEquals(3_159_360, v[0]);
+    assertEquals(3_093_440, v[1], "-2.09 %: rep stosq's ~29-cycle start-up on a Zen core");
+  }
+
+  @Test
+  void interruptDrivenCompletionIsSlowerOnEveryProfile() {
+    for (String profile : new String[] {"xeon-gold-6154", "zen2-3970x"}) {
+      long[] v =
+          iops(compareOn(SEED_003, "--profile", profile, "--b-set", "io-uring.polled=false"));
+      assertTrue(v[1] < v[0], profile);
     }
   }
 }
