@@ -73,6 +73,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private final int index;
   private final SimRef<Command> self;
   private final SimRef<BioSetCache.Command> bioset;
+  private final SimRef<MainThread.Command> main;
   private final List<SimRef<HwQueue.Command>> hctxs;
   private final Submitter sub;
   private final IoRingCtx ring;
@@ -96,6 +97,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       int index,
       SimRef<Command> self,
       SimRef<BioSetCache.Command> bioset,
+      SimRef<MainThread.Command> main,
       List<SimRef<HwQueue.Command>> hctxs,
       Submitter sub,
       IoRingCtx ring,
@@ -105,6 +107,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     this.index = index;
     this.self = self;
     this.bioset = bioset;
+    this.main = main;
     this.hctxs = List.copyOf(hctxs);
     this.sub = sub;
     this.ring = ring;
@@ -150,6 +153,16 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       submitting.add(req);
     }
     int n = submitting.size();
+    if (n > 0 && cfg.iopoll() && !cfg.oDirect()) {
+      // io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue.
+      t += charge(FAILED_SUBMIT_PATH, n);
+      for (IoKiocb req : submitting) {
+        ring.failRequest(req, -Submitter.EOPNOTSUPP);
+      }
+      ret = n;
+      submitting.clear();
+      n = 0;
+    }
     if (n == 0) {
       afterSubmit(t, out);
       return;
@@ -301,6 +314,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** The thread ends; requests still in flight are reaped by the ring's teardown. */
   private void exitThread(long t, Outbox out) {
     exiting = true;
+    if (!sub.fatal().isEmpty()) {
+      out.send(main, new MainThread.ThreadExited(t, index, sub.fatal()));
+    }
     if (ring.iopollListEmpty()) {
       exited = true;
     } else {
@@ -321,6 +337,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     KernelFn.BLKDEV_READ_ITER,
     KernelFn.BLKDEV_DIRECT_IO,
     KernelFn.UNATTRIBUTED
+  };
+
+  /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
+  private static final KernelFn[] FAILED_SUBMIT_PATH = {
+    KernelFn.IO_SUBMIT_SQES, KernelFn.FGET_FPUT, KernelFn.IO_READ, KernelFn.UNATTRIBUTED
   };
 
   /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */

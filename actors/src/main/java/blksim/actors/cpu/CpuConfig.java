@@ -7,5 +7,7 @@ package blksim.actors.cpu;
  * @param nrVecs vecs each bio needs (0 for a registered buffer, whose bvec the bio uses)
  * @param pollHctx the hardware queue this CPU's polled bios go to (HCTX_TYPE_POLL)
  * @param defaultHctx the hardware queue of its other reads (HCTX_TYPE_READ falls back to DEFAULT)
+ * @param oDirect the file is open with O_DIRECT ({@code -O1})
  */
-public record CpuConfig(boolean iopoll, int nrVecs, int pollHctx, int defaultHctx) {}
+public record CpuConfig(
+    boolean iopoll, int nrVecs, int pollHctx, int defaultHctx, boolean oDirect) {}

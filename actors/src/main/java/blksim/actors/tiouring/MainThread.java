@@ -18,7 +18,7 @@ import java.util.List;
 public final class MainThread extends AbstractComponent<MainThread.Command> {
 
   /** Everything the main thread understands. */
-  public sealed interface Command extends SimMessage permits Start, Tick, Counters {}
+  public sealed interface Command extends SimMessage permits Start, Tick, Counters, ThreadExited {}
 
   /** Starts the clock of the status intervals. */
   public record Start(long atPs) implements Command {}
@@ -34,6 +34,12 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
   public record Counters(long atPs, int submitter, long done, long calls, long reaps)
       implements Command {}
 
+  /**
+   * A submitter thread ended on an error after printing {@code lines}; t/io_uring then sets the
+   * global {@code finish}, and its main thread stops without printing another status line.
+   */
+  public record ThreadExited(long atPs, int submitter, List<String> lines) implements Command {}
+
   private final SimRef<Command> self;
   private final List<SimRef<Cpu.Command>> submitters;
   private final long intervalPs;
@@ -48,6 +54,8 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
   private long lastDone;
   private long lastCalls;
   private long lastReaps;
+  private boolean finish;
+  private boolean finished;
 
   /**
    * @param intervalPs length of a status interval, in ps
@@ -73,6 +81,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
         .on(Start.class, this::onStart)
         .on(Tick.class, this::onTick)
         .on(Counters.class, this::onCounters)
+        .on(ThreadExited.class, this::onThreadExited)
         .build();
   }
 
@@ -81,7 +90,26 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     out.send(self, new Tick(Math.min(start.atPs() + intervalPs, runtimePs)));
   }
 
+  private void onThreadExited(ThreadExited m, Outbox out) {
+    sink.threadExited(m.atPs(), m.lines());
+    finish = true;
+  }
+
+  /** The main loop sees {@code finish}: it tells every submitter and prints nothing more. */
+  private void stop(long atPs, Outbox out) {
+    if (!finished) {
+      finished = true;
+      for (SimRef<Cpu.Command> s : submitters) {
+        out.send(s, new Cpu.Finish(atPs));
+      }
+    }
+  }
+
   private void onTick(Tick tick, Outbox out) {
+    if (finish) {
+      stop(tick.atPs(), out);
+      return;
+    }
     index++;
     received = 0;
     done = calls = reaps = 0;
@@ -94,7 +122,11 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     done += c.done();
     calls += c.calls();
     reaps += c.reaps();
-    if (++received < submitters.size()) {
+    if (++received < submitters.size() || finished) {
+      return;
+    }
+    if (finish) {
+      stop(c.atPs(), out);
       return;
     }
     long now = c.atPs();

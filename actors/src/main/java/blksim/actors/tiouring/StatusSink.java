@@ -20,4 +20,7 @@ public interface StatusSink {
 
   /** The runtime is over ({@code do_finish("timeout")}); submitters are told to finish. */
   void timeout(long atPs);
+
+  /** A submitter thread stopped on an error, having printed {@code lines}. */
+  void threadExited(long atPs, java.util.List<String> lines);
 }

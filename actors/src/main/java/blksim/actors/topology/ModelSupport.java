@@ -33,7 +33,7 @@ final class ModelSupport {
     unsupported(
         !u.polled() && n.irqmode() == NullBlkSettings.IrqMode.TIMER,
         "-p0 with null_blk irqmode=2: completion by timer, and a submitter sleeping for it,");
-    unsupported(!u.oDirect(), "-O0: buffered I/O through the page cache (use -O1)");
+    unsupported(!u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
     unsupported(u.nop(), "-N1: IORING_OP_NOP requests");
     unsupported(u.aio(), "-a1: legacy libaio");
     unsupported(u.syncIo(), "-S1: synchronous preadv2");

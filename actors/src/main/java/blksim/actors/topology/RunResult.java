@@ -29,11 +29,19 @@ public record RunResult(
    * @param done SQEs accepted by io_uring_enter
    * @param calls io_uring_enter calls
    * @param reaps CQEs reaped by user space
+   * @param completed I/Os the kernel completed: CQEs posted, reaped or not, and completions dropped
+   *     at ring teardown
    * @param droppedAtExit completions nobody reaped because the thread had ended
-   * @param fatal the error line t/io_uring printed before stopping, or null
+   * @param fatal the lines t/io_uring printed before the thread stopped on an error, or none
    */
   public record Submitter(
-      int index, long done, long calls, long reaps, long droppedAtExit, String fatal) {}
+      int index,
+      long done,
+      long calls,
+      long reaps,
+      long completed,
+      long droppedAtExit,
+      List<String> fatal) {}
 
   /**
    * Where bios came from.

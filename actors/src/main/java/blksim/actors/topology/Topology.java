@@ -91,7 +91,8 @@ public final class Topology {
                   u.fixedBuffers(),
                   u.registerFiles(),
                   u.vectored(),
-                  u.randomIo()),
+                  u.randomIo(),
+                  u.polled()),
               sq,
               cq,
               new long[] {nullb.sizeBytes()},
@@ -101,9 +102,19 @@ public final class Topology {
               u.polled(),
               u.fixedBuffers() ? 0 : (u.blockSize() + 4095) / 4096,
               nullb.queueMap().mapQueue(c, HctxType.POLL),
-              nullb.queueMap().mapQueue(c, HctxType.READ));
+              nullb.queueMap().mapQueue(c, HctxType.READ),
+              u.oDirect());
       Cpu cpu =
-          new Cpu(c, cpuRefs.get(c), biosetRef, hctxRefs, sub, new IoRingCtx(sq, cq), cfg, costs);
+          new Cpu(
+              c,
+              cpuRefs.get(c),
+              biosetRef,
+              mainRef,
+              hctxRefs,
+              sub,
+              new IoRingCtx(sq, cq),
+              cfg,
+              costs);
       cpus.add(cpu);
       registry.bind(cpuRefs.get(c), cpu);
       registry.initial(cpuRefs.get(c), new Cpu.Start(0));
@@ -147,6 +158,7 @@ public final class Topology {
               sub.done(),
               sub.calls(),
               sub.reaps(),
+              cpu.ring().completed(),
               cpu.ring().droppedAtExit(),
               sub.fatal()));
       latency.add(cpu.latencyNs());

@@ -21,6 +21,7 @@ class TopologyTest {
   static final class Recorder implements StatusSink {
     final List<Interval> intervals = new ArrayList<>();
     long timeoutPs = -1;
+    final List<String> exited = new ArrayList<>();
 
     @Override
     public void interval(Interval interval) {
@@ -30,6 +31,11 @@ class TopologyTest {
     @Override
     public void timeout(long atPs) {
       timeoutPs = atPs;
+    }
+
+    @Override
+    public void threadExited(long atPs, List<String> lines) {
+      exited.addAll(lines);
     }
   }
 
@@ -124,5 +130,20 @@ class TopologyTest {
     RunResult two = Topology.build(seedRun(), new Recorder()).run(new SequentialEngine());
     assertEquals(one.submitters(), two.submitters());
     assertEquals(one.latencyNs(), two.latencyNs());
+  }
+
+  @Test
+  void bufferedIoOnAPolledRingShouldFailLikeTheKernelAndStopTIoUring() {
+    Recorder r = new Recorder();
+    RunResult res =
+        Topology.build(seedRun("io-uring.o-direct=false"), r).run(new SequentialEngine());
+    assertEquals(
+        List.of(
+            "io: unexpected ret=-95", "Your filesystem/driver/kernel doesn't support polled IO"),
+        r.exited);
+    assertTrue(r.intervals.isEmpty(), "the main thread stops at its first tick, printing nothing");
+    assertEquals(-1, r.timeoutPs, "no Exiting on timeout");
+    assertEquals(32, res.done(), "one batch was submitted and failed");
+    assertTrue(res.books().balanced(), res.books().violations().toString());
   }
 }

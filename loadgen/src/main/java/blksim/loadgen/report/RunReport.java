@@ -26,10 +26,11 @@ public record RunReport(
     return iops() * settings.ioUring().blockSize();
   }
 
-  /** I/Os completed: reaped by user space, or dropped at ring teardown. */
+  /**
+   * I/Os the kernel completed: reaped by user space, left in the CQ ring, or dropped at teardown.
+   */
   public long completed() {
-    return result.reaps()
-        + result.submitters().stream().mapToLong(RunResult.Submitter::droppedAtExit).sum();
+    return result.submitters().stream().mapToLong(RunResult.Submitter::completed).sum();
   }
 
   /** The value at each of t/io_uring's percentiles, in ns. */

@@ -57,6 +57,11 @@ public final class StatusPrinter implements StatusSink {
     out.println(TIoUringFormat.maximum(maxIops));
   }
 
+  @Override
+  public void threadExited(long atPs, List<String> lines) {
+    lines.forEach(out::println);
+  }
+
   /** The intervals printed so far. */
   public List<Line> lines() {
     return List.copyOf(lines);

@@ -32,14 +32,16 @@ public final class Summary {
         TIoUringFormat.iops(r.iops()).substring(5));
     out.printf(Locale.ROOT, "  bandwidth   %d B/s (%dMiB/s)%n", r.bwBytes(), r.bwBytes() >> 20);
     long calls = res.calls();
+    long dropped = res.submitters().stream().mapToLong(RunResult.Submitter::droppedAtExit).sum();
     out.printf(
         Locale.ROOT,
-        "  I/Os        %d submitted, %d completed (%d reaped, %d at ring teardown), "
-            + "%d io_uring_enter calls, IOS/call=%d/%d%n",
+        "  I/Os        %d submitted, %d completed (%d reaped, %d at ring teardown, %d left in the CQ"
+            + " ring), %d io_uring_enter calls, IOS/call=%d/%d%n",
         res.done(),
         r.completed(),
         res.reaps(),
-        r.completed() - res.reaps(),
+        dropped,
+        r.completed() - res.reaps() - dropped,
         calls,
         calls == 0 ? -1 : res.done() / calls,
         calls == 0 ? -1 : res.reaps() / calls);
@@ -61,8 +63,12 @@ public final class Summary {
           r.completed() == 0 ? 0.0 : ps / 1000.0 / r.completed(),
           res.endPs() == 0 ? 0.0 : 100.0 * ps / res.endPs(),
           seconds(VirtualTime.ns(res.endPs())));
-      if (sub.fatal() != null) {
-        out.printf(Locale.ROOT, "  submitter%d  stopped: %s%n", sub.index(), sub.fatal());
+      if (!sub.fatal().isEmpty()) {
+        out.printf(
+            Locale.ROOT,
+            "  submitter%d  stopped: %s%n",
+            sub.index(),
+            String.join("; ", sub.fatal()));
       }
     }
     List<ProfileReport.Line> profile = ProfileReport.lines(r);
@@ -97,18 +103,33 @@ public final class Summary {
 
   /** The run as a t/io_uring command line. */
   public static String commandLine(IoUringSettings u) {
-    return String.format(
-        Locale.ROOT,
-        "t/io_uring -d%d -s%d -c%d -b%d -p%d -B%d -F%d -n%d %s",
-        u.depth(),
-        u.batchSubmit(),
-        u.batchComplete(),
-        u.blockSize(),
-        u.polled() ? 1 : 0,
-        u.fixedBuffers() ? 1 : 0,
-        u.registerFiles() ? 1 : 0,
-        u.threads(),
-        String.join(" ", u.files()));
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "t/io_uring -d%d -s%d -c%d -b%d -p%d -B%d -F%d -n%d",
+                u.depth(),
+                u.batchSubmit(),
+                u.batchComplete(),
+                u.blockSize(),
+                bit(u.polled()),
+                bit(u.fixedBuffers()),
+                bit(u.registerFiles()),
+                u.threads()));
+    if (!u.oDirect()) {
+      b.append(" -O0");
+    }
+    if (!u.registerRing()) {
+      b.append(" -X0");
+    }
+    if (!u.randomIo()) {
+      b.append(" -R0");
+    }
+    return b.append(' ').append(String.join(" ", u.files())).toString();
+  }
+
+  private static int bit(boolean b) {
+    return b ? 1 : 0;
   }
 
   /** The profile, kernel, knobs and device of a run, on one line. */

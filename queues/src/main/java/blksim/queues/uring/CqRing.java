@@ -40,6 +40,23 @@ public final class CqRing {
     return (int) (ktail - khead);
   }
 
+  /** User space: the {@code i}-th CQE from the head, without consuming it; null past the tail. */
+  public Cqe peek(int i) {
+    return khead + i < ktail ? cqes[(int) ((khead + i) & ringMask)] : null;
+  }
+
+  /** User space: consumes {@code n} CQEs (the store-release of the head). */
+  public void advance(int n) {
+    if (n < 0 || n > ktail - khead) {
+      throw new IllegalArgumentException(
+          "advance " + n + " with " + (ktail - khead) + " CQEs ready");
+    }
+    for (int i = 0; i < n; i++) {
+      cqes[(int) (khead & ringMask)] = null;
+      khead++;
+    }
+  }
+
   /** User space: takes the next CQE, or null if there is none. */
   public Cqe reap() {
     if (khead == ktail) {

@@ -75,6 +75,18 @@ public final class IoRingCtx {
     taskList.addLast(req);
   }
 
+  /**
+   * {@code io_req_complete_failed}: a request that failed at issue posts its CQE at once.
+   *
+   * @throws InvariantBroken if the request is not in flight
+   */
+  public void failRequest(IoKiocb req, int res) {
+    completeRwIopoll(req, res);
+    postCqe(new Cqe(req.sqe().userData(), res, req.sqe().issuedAtPs()));
+    req.free();
+    reqCache.addFirst(req);
+  }
+
   /** Requests whose completion waits on the task_work list. */
   public int taskWorkPending() {
     return taskList.size();

@@ -38,6 +38,9 @@ public final class Submitter {
   /** EAGAIN, the one errno t/io_uring retries. */
   public static final int EAGAIN = 11;
 
+  /** EOPNOTSUPP: what an IOPOLL ring answers for a file not opened with O_DIRECT. */
+  public static final int EOPNOTSUPP = 95;
+
   private final int depth;
   private final int batchSubmit;
   private final int batchComplete;
@@ -59,7 +62,8 @@ public final class Submitter {
   private long calls;
   private long reaps;
   private boolean finish;
-  private String fatal;
+  private final boolean polled;
+  private final java.util.List<String> fatal = new java.util.ArrayList<>();
 
   /**
    * @param fileSizes size in bytes of each file the submitter opened
@@ -74,6 +78,7 @@ public final class Submitter {
     this.registerFiles = c.registerFiles();
     this.vectored = c.vectored();
     this.randomIo = c.randomIo();
+    this.polled = c.polled();
     this.sq = sq;
     this.cq = cq;
     this.rand = rand;
@@ -92,7 +97,8 @@ public final class Submitter {
       boolean fixedBufs,
       boolean registerFiles,
       boolean vectored,
-      boolean randomIo) {}
+      boolean randomIo,
+      boolean polled) {}
 
   /** At the head of a pass: how many SQEs to prepare ({@code to_prep}), 0 if none. */
   public int toPrep() {
@@ -147,16 +153,20 @@ public final class Submitter {
    */
   public int reap(long startPs, long perCqePs, LatencyRecorder latency) {
     int reaped = 0;
-    for (Cqe cqe = cq.reap(); cqe != null; cqe = cq.reap()) {
+    for (Cqe cqe = cq.peek(0); cqe != null; cqe = cq.peek(reaped)) {
       files[(int) (cqe.userData() & 0xffffffffL)].pendingIos--;
       if (cqe.res() != bs) {
-        fatal = "io: unexpected ret=" + cqe.res();
-        inflight -= reaped + 1;
+        // t/io_uring returns before it moves the CQ head or inflight: the CQEs stay in the ring.
+        fatal.add("io: unexpected ret=" + cqe.res());
+        if (polled && cqe.res() == -EOPNOTSUPP) {
+          fatal.add("Your filesystem/driver/kernel doesn't support polled IO");
+        }
         return -1;
       }
       reaped++;
       latency.record(startPs + reaped * perCqePs - cqe.issuedAtPs());
     }
+    cq.advance(reaped);
     inflight -= reaped;
     return reaped;
   }
@@ -197,7 +207,7 @@ public final class Submitter {
       }
       return Next.ENTER;
     }
-    fatal = "io_submit: error " + (-ret);
+    fatal.add("io_submit: error " + (-ret));
     return Next.EXIT;
   }
 
@@ -272,9 +282,9 @@ public final class Submitter {
     return finish;
   }
 
-  /** The line t/io_uring would print before stopping on an error, or null. */
-  public String fatal() {
-    return fatal;
+  /** The lines t/io_uring printed before the thread stopped on an error; empty if none. */
+  public java.util.List<String> fatal() {
+    return java.util.List.copyOf(fatal);
   }
 
   public int depth() {

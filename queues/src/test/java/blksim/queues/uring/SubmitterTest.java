@@ -33,7 +33,7 @@ class SubmitterTest {
       ctx = new IoRingCtx(sq, cq);
       sub =
           new Submitter(
-              new Submitter.Config(depth, submit, complete, BS, true, true, false, true),
+              new Submitter.Config(depth, submit, complete, BS, true, true, false, true, true),
               sq,
               cq,
               new long[] {DEVICE},
@@ -180,7 +180,7 @@ class SubmitterTest {
     int reaped = h.sub.reap(0, 1, h.latencies::add);
     assertEquals(-1, reaped);
     assertEquals(Submitter.Next.EXIT, h.sub.entered(32, reaped));
-    assertEquals("io: unexpected ret=-5", h.sub.fatal());
+    assertEquals(java.util.List.of("io: unexpected ret=-5"), h.sub.fatal());
   }
 
   @Test
@@ -188,7 +188,7 @@ class SubmitterTest {
     SqRing sq = new SqRing(64);
     Submitter sub =
         new Submitter(
-            new Submitter.Config(64, 64, 32, 4096, true, true, false, true),
+            new Submitter.Config(64, 64, 32, 4096, true, true, false, true, true),
             sq,
             new CqRing(64),
             new long[] {1L << 20},
@@ -207,7 +207,7 @@ class SubmitterTest {
     SqRing sq = new SqRing(8);
     Submitter sub =
         new Submitter(
-            new Submitter.Config(8, 8, 8, 4096, false, false, false, false),
+            new Submitter.Config(8, 8, 8, 4096, false, false, false, false, true),
             sq,
             new CqRing(8),
             new long[] {4 * 4096},
@@ -229,5 +229,20 @@ class SubmitterTest {
     // SQE i written at i + 1 ps, CQE i reaped at 100 + i + 1 ps
     assertEquals(32, h.latencies.size());
     h.latencies.forEach(l -> assertEquals(100, l));
+  }
+
+  @Test
+  void eopnotsuppOnAPolledRingShouldSaySoAndStop() {
+    Harness h = new Harness(4, 4, 4);
+    Submitter.EnterArgs a = h.pass();
+    for (int i = 0; i < a.toSubmit(); i++) {
+      h.ctx.failRequest(h.ctx.submitSqe(), -Submitter.EOPNOTSUPP);
+    }
+    int reaped = h.sub.reap(0, 1, h.latencies::add);
+    assertEquals(Submitter.Next.EXIT, h.sub.entered(4, reaped));
+    assertEquals(
+        java.util.List.of(
+            "io: unexpected ret=-95", "Your filesystem/driver/kernel doesn't support polled IO"),
+        h.sub.fatal());
   }
 }
