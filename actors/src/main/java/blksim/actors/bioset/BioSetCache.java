@@ -2,6 +2,7 @@ package blksim.actors.bioset;
 
 import blksim.actors.cpu.Cpu;
 import blksim.actors.engine.AbstractComponent;
+import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -40,15 +41,14 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       implements Command {}
 
   private final BioSet bioSet;
-  private final PathCosts costs;
-  private final CostLedger ledger = new CostLedger();
+  private final Charger charger;
   private boolean leakOne;
 
   public BioSetCache(
       String name, BioSet bioSet, PathCosts costs, BooksSettings.Break breakOnPurpose) {
     super(name);
     this.bioSet = bioSet;
-    this.costs = costs;
+    this.charger = new Charger(costs);
     this.leakOne = breakOnPurpose == BooksSettings.Break.LEAK_BIO;
   }
 
@@ -93,7 +93,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
   }
 
   private long charge(int cpu, KernelFn fn) {
-    return ledger.charge(cpu, costs.step(fn), 1);
+    return charger.charge(cpu, fn, 1);
   }
 
   public BioSet bioSet() {
@@ -101,6 +101,6 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
   }
 
   public CostLedger ledger() {
-    return ledger;
+    return charger.ledger();
   }
 }

@@ -2,6 +2,7 @@ package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.engine.AbstractComponent;
+import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -79,7 +80,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private final IoRingCtx ring;
   private final CpuConfig cfg;
   private final PathCosts costs;
-  private final CostLedger ledger = new CostLedger();
+  private final Charger charger;
   private final Histogram latencyNs = new Histogram(3);
   private final List<IoKiocb> submitting = new ArrayList<>();
   private Submitter.EnterArgs args;
@@ -113,6 +114,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     this.ring = ring;
     this.cfg = cfg;
     this.costs = costs;
+    this.charger = new Charger(costs);
   }
 
   /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
@@ -142,7 +144,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
   private void enter(long t, Outbox out) {
     args = sub.enterArgs();
-    t += charge(ENTER_PATH, 1);
+    t += charge(CpuPaths.ENTER_PATH, 1);
     ret = 0;
     nrEvents = 0;
     for (int i = 0; i < args.toSubmit(); i++) {
@@ -155,7 +157,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     int n = submitting.size();
     if (n > 0 && cfg.iopoll() && !cfg.oDirect()) {
       // io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue.
-      t += charge(FAILED_SUBMIT_PATH, n);
+      t += charge(CpuPaths.FAILED_SUBMIT_PATH, n);
       for (IoKiocb req : submitting) {
         ring.failRequest(req, -Submitter.EOPNOTSUPP);
       }
@@ -167,7 +169,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       afterSubmit(t, out);
       return;
     }
-    t += charge(SUBMIT_PATH, n);
+    t += charge(CpuPaths.SUBMIT_PATH, n);
     out.send(bioset, new BioSetCache.AllocBios(t, index, n, cfg.iopoll(), cfg.nrVecs(), self));
   }
 
@@ -185,7 +187,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       req.setKiocbPrivate(bio);
       req.setCookie(cfg.iopoll() ? cfg.pollHctx() : cfg.defaultHctx());
     }
-    long t = m.atPs() + charge(PAGES_PATH, bios.size());
+    long t = m.atPs() + charge(CpuPaths.PAGES_PATH, bios.size());
     int hctx = cfg.iopoll() ? cfg.pollHctx() : cfg.defaultHctx();
     out.send(hctxs.get(hctx), new HwQueue.SubmitBios(t, new HwQueue.Call(index, self), bios));
   }
@@ -207,7 +209,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       ring.completeRw(
           (IoKiocb) bio.bioPrivate(), bio.status() == 0 ? bio.sizeBytes() : bio.status());
     }
-    long t = m.atPs() + charge(IRQ_END_PATH, m.ended().size());
+    long t = m.atPs() + charge(CpuPaths.IRQ_END_PATH, m.ended().size());
     out.send(bioset, new BioSetCache.PutBios(t, index, m.ended(), self));
   }
 
@@ -228,8 +230,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
     int pending = ring.taskWorkPending();
     if (pending > 0) {
-      t += ledger.charge(index, costs.tctxTaskWorkPerRun(), 1);
-      t += charge(TASK_WORK_PATH, ring.runTaskWork());
+      t += charger.charge(index, costs.tctxTaskWorkPerRun(), 1);
+      t += charge(CpuPaths.TASK_WORK_PATH, ring.runTaskWork());
     }
     if (args.getEvents() && ring.cqEvents() < args.toWait()) {
       throw new InvariantBroken(
@@ -256,7 +258,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       if (++emptyPolls >= MAX_EMPTY_POLLS) {
         throw new InvariantBroken(name() + ": " + emptyPolls + " polls in a row found nothing");
       }
-      afterPut(m.atPs() + charge(EMPTY_POLL_PATH, 1), out);
+      afterPut(m.atPs() + charge(CpuPaths.EMPTY_POLL_PATH, 1), out);
       return;
     }
     emptyPolls = 0;
@@ -264,7 +266,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       ring.completeRwIopoll(
           (IoKiocb) bio.bioPrivate(), bio.status() == 0 ? bio.sizeBytes() : bio.status());
     }
-    long t = m.atPs() + charge(POLL_PATH, 1) + charge(END_IO_PATH, ended.size());
+    long t = m.atPs() + charge(CpuPaths.POLL_PATH, 1) + charge(CpuPaths.END_IO_PATH, ended.size());
     out.send(bioset, new BioSetCache.PutBios(t, index, ended, self));
   }
 
@@ -324,64 +326,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
   }
 
-  /** io_uring_enter itself, per call: the syscall, the ring fd, io_uring's own work. */
-  private static final KernelFn[] ENTER_PATH = {
-    KernelFn.SYSCALL, KernelFn.FDGET_FDPUT, KernelFn.IO_URING_ENTER
-  };
-
-  /** io_submit_sqes to the bio allocation, per SQE. */
-  private static final KernelFn[] SUBMIT_PATH = {
-    KernelFn.IO_SUBMIT_SQES,
-    KernelFn.FGET_FPUT,
-    KernelFn.IO_READ,
-    KernelFn.BLKDEV_READ_ITER,
-    KernelFn.BLKDEV_DIRECT_IO,
-    KernelFn.UNATTRIBUTED
-  };
-
-  /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
-  private static final KernelFn[] FAILED_SUBMIT_PATH = {
-    KernelFn.IO_SUBMIT_SQES, KernelFn.FGET_FPUT, KernelFn.IO_READ, KernelFn.UNATTRIBUTED
-  };
-
-  /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */
-  private static final KernelFn[] PAGES_PATH = {
-    KernelFn.BIO_IOV_ITER_GET_PAGES, KernelFn.GET_USER_PAGES_FAST
-  };
-
-  /** One io_do_iopoll pass that found something, with its bdev lookup. */
-  private static final KernelFn[] POLL_PATH = {KernelFn.IO_DO_IOPOLL, KernelFn.BLKDEV_IOPOLL};
-
-  /** One io_do_iopoll pass that found nothing. */
-  private static final KernelFn[] EMPTY_POLL_PATH = {
-    KernelFn.IO_DO_IOPOLL_EMPTY, KernelFn.BLKDEV_IOPOLL
-  };
-
-  /** bio_endio to ki_complete on an IOPOLL ring, per bio. */
-  private static final KernelFn[] END_IO_PATH = {
-    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES
-  };
-
-  /** bio_endio to io_complete_rw, which queues task_work, per bio. */
-  private static final KernelFn[] IRQ_END_PATH = {
-    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.IO_REQ_TASK_WORK_ADD
-  };
-
-  /** tctx_task_work per request: complete it and post its CQE. */
-  private static final KernelFn[] TASK_WORK_PATH = {
-    KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
-  };
-
   private long charge(KernelFn fn, int calls) {
-    return ledger.charge(index, costs.step(fn), calls);
+    return charger.charge(index, fn, calls);
   }
 
   private long charge(KernelFn[] fns, int calls) {
-    long ps = 0;
-    for (KernelFn fn : fns) {
-      ps += charge(fn, calls);
-    }
-    return ps;
+    return charger.charge(index, fns, calls);
   }
 
   private void onReadCounters(ReadCounters m, Outbox out) {
@@ -408,7 +358,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   public CostLedger ledger() {
-    return ledger;
+    return charger.ledger();
   }
 
   /** Checks the submitter and its ring: every I/O submitted completed exactly once. */

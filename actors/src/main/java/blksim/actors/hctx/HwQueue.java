@@ -2,6 +2,7 @@ package blksim.actors.hctx;
 
 import blksim.actors.cpu.Cpu;
 import blksim.actors.engine.AbstractComponent;
+import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -58,8 +59,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final SimRef<Command> self;
   private final HwCtx hctx;
   private final SimRef<NullBlkDevice.Command> driver;
-  private final PathCosts costs;
-  private final CostLedger ledger = new CostLedger();
+  private final Charger charger;
   private boolean leakOneTag;
 
   public HwQueue(
@@ -72,7 +72,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.self = self;
     this.hctx = hctx;
     this.driver = driver;
-    this.costs = costs;
+    this.charger = new Charger(costs);
     this.leakOneTag = breakOnPurpose == BooksSettings.Break.LEAK_TAG;
   }
 
@@ -168,15 +168,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   };
 
   private long charge(int cpu, KernelFn fn, int calls) {
-    return ledger.charge(cpu, costs.step(fn), calls);
+    return charger.charge(cpu, fn, calls);
   }
 
   private long charge(int cpu, KernelFn[] fns, int calls) {
-    long ps = 0;
-    for (KernelFn fn : fns) {
-      ps += charge(cpu, fn, calls);
-    }
-    return ps;
+    return charger.charge(cpu, fns, calls);
   }
 
   public HwCtx hctx() {
@@ -184,6 +180,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   }
 
   public CostLedger ledger() {
-    return ledger;
+    return charger.ledger();
   }
 }

@@ -1,6 +1,7 @@
 package blksim.actors.nullblk;
 
 import blksim.actors.engine.AbstractComponent;
+import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
@@ -9,7 +10,6 @@ import blksim.actors.hctx.HwQueue;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.blkmq.Request;
 import blksim.queues.cost.CostLedger;
-import blksim.queues.cost.CostStep;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
@@ -34,15 +34,12 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
       implements Command {}
 
   private final NullBlk nullb;
-  private final CostStep queueRq;
-  private final CostStep poll;
-  private final CostLedger ledger = new CostLedger();
+  private final Charger charger;
 
   public NullBlkDevice(NullBlk nullb, PathCosts costs) {
     super(nullb.diskName());
     this.nullb = nullb;
-    this.queueRq = costs.step(KernelFn.NULL_QUEUE_RQ);
-    this.poll = costs.step(KernelFn.NULL_POLL);
+    this.charger = new Charger(costs);
   }
 
   @Override
@@ -63,7 +60,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
         viaCompleteRequest |= q == NullBlk.Queued.COMPLETE_REQUEST;
       }
     }
-    long t = m.atPs() + ledger.charge(m.call().cpu(), queueRq, m.rqs().size());
+    long t = m.atPs() + charger.charge(m.call().cpu(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
     out.send(
         m.replyTo(),
         new HwQueue.RqsQueued(t, m.call(), m.rqs().size(), completed, viaCompleteRequest));
@@ -72,7 +69,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   private void onPollQueue(PollQueue m, Outbox out) {
     List<Request> found = new ArrayList<>();
     int n = nullb.poll(m.hctx(), found);
-    long t = m.atPs() + ledger.charge(m.call().cpu(), poll, n);
+    long t = m.atPs() + charger.charge(m.call().cpu(), KernelFn.NULL_POLL, n);
     out.send(m.replyTo(), new HwQueue.RqsPolled(t, m.call(), found));
   }
 
@@ -81,6 +78,6 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   }
 
   public CostLedger ledger() {
-    return ledger;
+    return charger.ledger();
   }
 }

@@ -1,0 +1,54 @@
+package blksim.actors.cpu;
+
+import blksim.queues.cost.KernelFn;
+
+/** The kernel functions a CPU's own stretches of the path run, in order, each a table. */
+final class CpuPaths {
+  private CpuPaths() {}
+
+  /** io_uring_enter itself, per call: the syscall, the ring fd, io_uring's own work. */
+  static final KernelFn[] ENTER_PATH = {
+    KernelFn.SYSCALL, KernelFn.FDGET_FDPUT, KernelFn.IO_URING_ENTER
+  };
+
+  /** io_submit_sqes to the bio allocation, per SQE. */
+  static final KernelFn[] SUBMIT_PATH = {
+    KernelFn.IO_SUBMIT_SQES,
+    KernelFn.FGET_FPUT,
+    KernelFn.IO_READ,
+    KernelFn.BLKDEV_READ_ITER,
+    KernelFn.BLKDEV_DIRECT_IO,
+    KernelFn.UNATTRIBUTED
+  };
+
+  /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
+  static final KernelFn[] FAILED_SUBMIT_PATH = {
+    KernelFn.IO_SUBMIT_SQES, KernelFn.FGET_FPUT, KernelFn.IO_READ, KernelFn.UNATTRIBUTED
+  };
+
+  /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */
+  static final KernelFn[] PAGES_PATH = {
+    KernelFn.BIO_IOV_ITER_GET_PAGES, KernelFn.GET_USER_PAGES_FAST
+  };
+
+  /** One io_do_iopoll pass that found something, with its bdev lookup. */
+  static final KernelFn[] POLL_PATH = {KernelFn.IO_DO_IOPOLL, KernelFn.BLKDEV_IOPOLL};
+
+  /** One io_do_iopoll pass that found nothing. */
+  static final KernelFn[] EMPTY_POLL_PATH = {KernelFn.IO_DO_IOPOLL_EMPTY, KernelFn.BLKDEV_IOPOLL};
+
+  /** bio_endio to ki_complete on an IOPOLL ring, per bio. */
+  static final KernelFn[] END_IO_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES
+  };
+
+  /** bio_endio to io_complete_rw, which queues task_work, per bio. */
+  static final KernelFn[] IRQ_END_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.IO_REQ_TASK_WORK_ADD
+  };
+
+  /** tctx_task_work per request: complete it and post its CQE. */
+  static final KernelFn[] TASK_WORK_PATH = {
+    KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
+  };
+}

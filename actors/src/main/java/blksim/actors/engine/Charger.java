@@ -1,0 +1,46 @@
+package blksim.actors.engine;
+
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
+
+/**
+ * Charges kernel functions, priced by a run's {@link PathCosts}, to a CPU in a component's own
+ * {@link CostLedger}; every charge returns the time it takes, which the caller adds to its clock.
+ */
+public final class Charger {
+  private final PathCosts costs;
+  private final CostLedger ledger = new CostLedger();
+
+  public Charger(PathCosts costs) {
+    this.costs = costs;
+  }
+
+  /** {@code calls} calls of {@code fn} on {@code cpu}; returns their time in ps. */
+  public long charge(int cpu, KernelFn fn, long calls) {
+    return ledger.charge(cpu, costs.step(fn), calls);
+  }
+
+  /** {@code calls} calls of each of {@code fns} on {@code cpu}; returns their time in ps. */
+  public long charge(int cpu, KernelFn[] fns, long calls) {
+    long ps = 0;
+    for (KernelFn fn : fns) {
+      ps += charge(cpu, fn, calls);
+    }
+    return ps;
+  }
+
+  /** {@code calls} calls of a step priced apart from the function table. */
+  public long charge(int cpu, CostStep step, long calls) {
+    return ledger.charge(cpu, step, calls);
+  }
+
+  public PathCosts costs() {
+    return costs;
+  }
+
+  public CostLedger ledger() {
+    return ledger;
+  }
+}
