@@ -18,8 +18,11 @@ import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -83,6 +86,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private final Charger charger;
   private final Histogram latencyNs = new Histogram(3);
   private final List<IoKiocb> submitting = new ArrayList<>();
+  private final ArrayDeque<Group> groups = new ArrayDeque<>();
+  private boolean submitPhase;
   private Submitter.EnterArgs args;
   private int ret;
   private int nrEvents;
@@ -92,7 +97,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /**
    * @param index the CPU number, also the submitter's index
-   * @param hctxs every hardware queue of the device, by index
+   * @param index the CPU's number
+   * @param hctxs every hardware queue of every device, device after device
    */
   public Cpu(
       int index,
@@ -125,7 +131,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(BiosAllocated.class, this::onBiosAllocated)
         .on(BiosQueued.class, this::onBiosQueued)
         .on(Polled.class, this::onPolled)
-        .on(BiosPut.class, (m, out) -> afterPut(m.atPs(), out))
+        .on(BiosPut.class, this::onBiosPut)
         .on(Resume.class, this::onResume)
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> sub.finish())
@@ -173,9 +179,13 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     out.send(bioset, new BioSetCache.AllocBios(t, index, n, cfg.iopoll(), cfg.nrVecs(), self));
   }
 
-  /** __blkdev_direct_IO_async with its bio: set it up and submit it. */
+  /**
+   * __blkdev_direct_IO_async with its bio: set each up, then submit them, one hardware queue after
+   * another when the batch spans several devices (each in the order it first appears).
+   */
   private void onBiosAllocated(BiosAllocated m, Outbox out) {
     List<Bio> bios = m.bios();
+    Map<Integer, Group> byHctx = new LinkedHashMap<>();
     for (int i = 0; i < bios.size(); i++) {
       Bio bio = bios.get(i);
       IoKiocb req = submitting.get(i);
@@ -185,23 +195,44 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         bio.setPolled();
       }
       req.setKiocbPrivate(bio);
-      req.setCookie(cfg.iopoll() ? cfg.pollHctx() : cfg.defaultHctx());
+      int hctx = cfg.hctxOf((int) (req.sqe().userData() & 0xffffffffL));
+      req.setCookie(hctx);
+      Group g =
+          byHctx.computeIfAbsent(hctx, h -> new Group(h, new ArrayList<>(), new ArrayList<>()));
+      g.reqs().add(req);
+      g.bios().add(bio);
     }
-    long t = m.atPs() + charge(CpuPaths.PAGES_PATH, bios.size());
-    int hctx = cfg.iopoll() ? cfg.pollHctx() : cfg.defaultHctx();
-    out.send(hctxs.get(hctx), new HwQueue.SubmitBios(t, new HwQueue.Call(index, self), bios));
+    groups.addAll(byHctx.values());
+    ret = submitting.size();
+    submitting.clear();
+    submitPhase = true;
+    nextGroup(m.atPs() + charge(CpuPaths.PAGES_PATH, bios.size()), out);
+  }
+
+  /** The requests of one batch that go to one hardware queue. */
+  private record Group(int hctx, List<IoKiocb> reqs, List<Bio> bios) {}
+
+  /** Submits the next group of the batch, or goes on after io_submit_sqes. */
+  private void nextGroup(long t, Outbox out) {
+    Group g = groups.peekFirst();
+    if (g == null) {
+      submitPhase = false;
+      afterSubmit(t, out);
+      return;
+    }
+    out.send(
+        hctxs.get(g.hctx()), new HwQueue.SubmitBios(t, new HwQueue.Call(index, self), g.bios()));
   }
 
   private void onBiosQueued(BiosQueued m, Outbox out) {
+    Group g = groups.pollFirst();
     if (cfg.iopoll()) {
-      for (IoKiocb req : submitting) {
+      for (IoKiocb req : g.reqs()) {
         ring.iopollReqIssued(req);
       }
     }
-    ret = submitting.size();
-    submitting.clear();
     if (m.ended().isEmpty()) {
-      afterSubmit(m.atPs(), out);
+      nextGroup(m.atPs(), out);
       return;
     }
     // Completed inline: io_complete_rw queues each completion as task_work, then bio_put.
@@ -270,12 +301,16 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     out.send(bioset, new BioSetCache.PutBios(t, index, ended, self));
   }
 
+  private void onBiosPut(BiosPut m, Outbox out) {
+    if (submitPhase) {
+      nextGroup(m.atPs(), out);
+    } else {
+      afterPut(m.atPs(), out);
+    }
+  }
+
   /** The end of io_do_iopoll: post CQEs for the completed prefix; poll again or return. */
   private void afterPut(long t, Outbox out) {
-    if (!cfg.iopoll()) {
-      afterSubmit(t, out);
-      return;
-    }
     if (exiting) {
       ring.dropCompletedAtExit();
       if (ring.iopollListEmpty()) {
@@ -317,7 +352,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private void exitThread(long t, Outbox out) {
     exiting = true;
     if (!sub.fatal().isEmpty()) {
-      out.send(main, new MainThread.ThreadExited(t, index, sub.fatal()));
+      out.send(main, new MainThread.ThreadExited(t, cfg.submitter(), sub.fatal()));
     }
     if (ring.iopollListEmpty()) {
       exited = true;
@@ -337,11 +372,16 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private void onReadCounters(ReadCounters m, Outbox out) {
     out.send(
         m.replyTo(),
-        new MainThread.Counters(m.atPs(), index, sub.done(), sub.calls(), sub.reaps()));
+        new MainThread.Counters(m.atPs(), cfg.submitter(), sub.done(), sub.calls(), sub.reaps()));
   }
 
   public int index() {
     return index;
+  }
+
+  /** The t/io_uring thread this CPU runs. */
+  public int submitterIndex() {
+    return cfg.submitter();
   }
 
   public Submitter submitter() {

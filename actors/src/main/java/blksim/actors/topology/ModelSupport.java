@@ -2,8 +2,12 @@ package blksim.actors.topology;
 
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
+import blksim.config.CpuSettings;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
+import blksim.queues.uring.FileAssignment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,14 +26,12 @@ final class ModelSupport {
   /**
    * Checks the settings.
    *
-   * @return the null_blk index of the one file
+   * @return where each thread runs and what it reads
    * @throws ConfigError naming the first setting that cannot be run
    */
-  static int check(BlksimSettings s) {
+  static Placement check(BlksimSettings s) {
     IoUringSettings u = s.ioUring();
     NullBlkSettings n = s.nullBlk();
-    unsupported(
-        u.threads() != 1, "-n " + u.threads() + ": more than one submitter thread (and CPU)");
     unsupported(
         !u.polled() && n.irqmode() == NullBlkSettings.IrqMode.TIMER,
         "-p0 with null_blk irqmode=2: completion by timer, and a submitter sleeping for it,");
@@ -39,14 +41,12 @@ final class ModelSupport {
     unsupported(u.syncIo(), "-S1: synchronous preadv2");
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
     unsupported(!u.hugetlbPath().isEmpty(), "-H " + u.hugetlbPath() + ": hugetlbfs buffers");
-    unsupported(u.files().size() > 1, u.files().size() + " files: several files per submitter");
     unsupported(
         n.queueMode() != 2,
         "null_blk queue_mode=" + n.queueMode() + ": only queue_mode=2 (blk-mq)");
     unsupported(
         u.polled() && n.pollQueues() == 0,
         "null_blk poll_queues=0 with -p1: polled bios to a queue without poll support complete by interrupt");
-    int device = device(u.files().get(0), n.nrDevices());
     if (u.blockSize() % n.bs() != 0) {
       throw new ConfigError(
           "-b "
@@ -71,8 +71,66 @@ final class ModelSupport {
               + u.depth()
               + "'");
     }
-    return device;
+    List<Integer> fileDevices = new ArrayList<>();
+    for (String f : u.files()) {
+      fileDevices.add(device(f, n.nrDevices()));
+    }
+    List<List<Integer>> files;
+    try {
+      files = FileAssignment.assign(u.threads(), u.files().size());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigError(
+          u.files().size() + " files on " + u.threads() + " threads: " + e.getMessage());
+    }
+    CpuSettings cpus = s.cpu();
+    List<Integer> cpuOf = new ArrayList<>();
+    for (int t = 0; t < u.threads(); t++) {
+      int cpu = cpus.cpuOf(t);
+      if (cpuOf.contains(cpu)) {
+        throw new ConfigError(
+            "-n "
+                + u.threads()
+                + ": threads "
+                + cpuOf.indexOf(cpu)
+                + " and "
+                + t
+                + " would share CPU "
+                + cpu
+                + "; time-sharing a CPU (a scheduler) is not modelled yet;"
+                + " give more CPUs with --cpus or --taskset");
+      }
+      cpuOf.add(cpu);
+    }
+    // null_blk clamps its queue counts to nr_cpu_ids (null_init / null_validate_conf).
+    NullBlkSettings clamped =
+        new NullBlkSettings(
+            n.queueMode(),
+            Math.min(n.submitQueues(), cpus.count()),
+            Math.min(n.pollQueues(), cpus.count()),
+            n.hwQueueDepth(),
+            n.irqmode(),
+            n.completionNsec(),
+            n.bs(),
+            n.gb(),
+            n.nrDevices(),
+            n.noSched(),
+            n.homeNode());
+    return new Placement(cpuOf, files, fileDevices, clamped);
   }
+
+  /**
+   * Where the run's threads go.
+   *
+   * @param submitterCpus the CPU of each thread
+   * @param submitterFiles each thread's files, as indices into the command line's files
+   * @param fileDevices the null_blk device of each file of the command line
+   * @param nullBlk null_blk's parameters as the module applies them
+   */
+  record Placement(
+      List<Integer> submitterCpus,
+      List<List<Integer>> submitterFiles,
+      List<Integer> fileDevices,
+      NullBlkSettings nullBlk) {}
 
   private static int device(String file, int nrDevices) {
     Matcher m = NULLB.matcher(file);

@@ -26,6 +26,8 @@ public record RunResult(
   /**
    * One submitter's totals.
    *
+   * @param index the t/io_uring thread
+   * @param cpu the CPU it runs on
    * @param done SQEs accepted by io_uring_enter
    * @param calls io_uring_enter calls
    * @param reaps CQEs reaped by user space
@@ -36,6 +38,7 @@ public record RunResult(
    */
   public record Submitter(
       int index,
+      int cpu,
       long done,
       long calls,
       long reaps,

@@ -12,10 +12,12 @@ import blksim.actors.tiouring.MainThread;
 import blksim.actors.tiouring.StatusSink;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
+import blksim.config.NullBlkSettings;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.bio.BioSet;
 import blksim.queues.blkmq.HctxType;
 import blksim.queues.blkmq.HwCtx;
+import blksim.queues.blkmq.QueueMap;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
@@ -38,13 +40,13 @@ public final class Topology {
   private final List<Cpu> cpus = new ArrayList<>();
   private final List<HwQueue> hctxs = new ArrayList<>();
   private final BioSetCache bioset;
-  private final NullBlkDevice device;
+  private final List<NullBlkDevice> devices = new ArrayList<>();
 
   private Topology(BlksimSettings s, StatusSink sink) {
-    int deviceIndex = ModelSupport.check(s);
+    ModelSupport.Placement plan = ModelSupport.check(s);
     IoUringSettings u = s.ioUring();
-    int nrCpus = u.threads();
-    NullBlk nullb = new NullBlk(deviceIndex, s.nullBlk());
+    NullBlkSettings nb = plan.nullBlk();
+    int nrCpus = s.cpu().count();
     PathCosts costs =
         PathCosts.of(
             s.profile(),
@@ -53,23 +55,34 @@ public final class Topology {
 
     SimRef<MainThread.Command> mainRef = registry.reserve("t_io_uring");
     List<SimRef<Cpu.Command>> cpuRefs = new ArrayList<>();
-    for (int c = 0; c < nrCpus; c++) {
-      cpuRefs.add(registry.reserve("cpu" + c));
+    for (int cpu : plan.submitterCpus()) {
+      cpuRefs.add(registry.reserve("cpu" + cpu));
     }
     SimRef<BioSetCache.Command> biosetRef = registry.reserve("blkdev_dio_pool");
+    List<NullBlk> nullbs = new ArrayList<>();
     List<SimRef<HwQueue.Command>> hctxRefs = new ArrayList<>();
-    for (int h = 0; h < nullb.nrHwQueues(); h++) {
-      hctxRefs.add(registry.reserve(nullb.diskName() + "-hctx" + h));
+    List<SimRef<NullBlkDevice.Command>> deviceRefs = new ArrayList<>();
+    for (int d = 0; d < nb.nrDevices(); d++) {
+      NullBlk nullb = new NullBlk(d, nb);
+      nullbs.add(nullb);
+      for (int h = 0; h < nullb.nrHwQueues(); h++) {
+        hctxRefs.add(registry.reserve(nullb.diskName() + "-hctx" + h));
+      }
+      deviceRefs.add(registry.reserve(nullb.diskName()));
     }
-    SimRef<NullBlkDevice.Command> deviceRef = registry.reserve(nullb.diskName());
 
-    device = new NullBlkDevice(nullb, costs);
-    registry.bind(deviceRef, device);
-    for (int h = 0; h < nullb.nrHwQueues(); h++) {
-      HwCtx ctx = new HwCtx(h, nullb.hctxType(h), s.nullBlk().hwQueueDepth(), nrCpus);
-      HwQueue q = new HwQueue(hctxRefs.get(h), ctx, deviceRef, costs, s.books().breakOnPurpose());
-      hctxs.add(q);
-      registry.bind(hctxRefs.get(h), q);
+    for (int d = 0; d < nullbs.size(); d++) {
+      NullBlk nullb = nullbs.get(d);
+      NullBlkDevice device = new NullBlkDevice(nullb, costs);
+      devices.add(device);
+      registry.bind(deviceRefs.get(d), device);
+      for (int h = 0; h < nullb.nrHwQueues(); h++) {
+        SimRef<HwQueue.Command> ref = hctxRefs.get(d * nullb.nrHwQueues() + h);
+        HwCtx ctx = new HwCtx(h, nullb.hctxType(h), nb.hwQueueDepth(), nrCpus);
+        HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books().breakOnPurpose());
+        hctxs.add(q);
+        registry.bind(ref, q);
+      }
     }
     bioset =
         new BioSetCache(
@@ -78,7 +91,16 @@ public final class Topology {
             costs,
             s.books().breakOnPurpose());
     registry.bind(biosetRef, bioset);
-    for (int c = 0; c < nrCpus; c++) {
+    for (int t = 0; t < u.threads(); t++) {
+      int cpuId = plan.submitterCpus().get(t);
+      List<Integer> files = plan.submitterFiles().get(t);
+      long[] sizes = new long[files.size()];
+      List<Integer> fileDevices = new ArrayList<>();
+      for (int f = 0; f < files.size(); f++) {
+        int dev = plan.fileDevices().get(files.get(f));
+        fileDevices.add(dev);
+        sizes[f] = nullbs.get(dev).sizeBytes();
+      }
       SqRing sq = new SqRing(u.sqRingEntries());
       CqRing cq = new CqRing(u.cqRingEntries());
       Submitter sub =
@@ -95,19 +117,23 @@ public final class Topology {
                   u.polled()),
               sq,
               cq,
-              new long[] {nullb.sizeBytes()},
-              RandomStreams.of(s.run().seed(), "submitter" + c));
+              sizes,
+              RandomStreams.of(s.run().seed(), "submitter" + t));
+      QueueMap map = nullbs.get(0).queueMap();
       CpuConfig cfg =
           new CpuConfig(
+              t,
               u.polled(),
               u.fixedBuffers() ? 0 : (u.blockSize() + 4095) / 4096,
-              nullb.queueMap().mapQueue(c, HctxType.POLL),
-              nullb.queueMap().mapQueue(c, HctxType.READ),
-              u.oDirect());
+              map.mapQueue(cpuId, HctxType.POLL),
+              map.mapQueue(cpuId, HctxType.READ),
+              u.oDirect(),
+              fileDevices,
+              nullbs.get(0).nrHwQueues());
       Cpu cpu =
           new Cpu(
-              c,
-              cpuRefs.get(c),
+              cpuId,
+              cpuRefs.get(t),
               biosetRef,
               mainRef,
               hctxRefs,
@@ -116,8 +142,8 @@ public final class Topology {
               cfg,
               costs);
       cpus.add(cpu);
-      registry.bind(cpuRefs.get(c), cpu);
-      registry.initial(cpuRefs.get(c), new Cpu.Start(0));
+      registry.bind(cpuRefs.get(t), cpu);
+      registry.initial(cpuRefs.get(t), new Cpu.Start(0));
     }
     registry.bind(
         mainRef,
@@ -154,6 +180,7 @@ public final class Topology {
       Submitter sub = cpu.submitter();
       subs.add(
           new RunResult.Submitter(
+              cpu.submitterIndex(),
               cpu.index(),
               sub.done(),
               sub.calls(),
@@ -171,8 +198,10 @@ public final class Topology {
       ledger.merge(q.ledger());
       q.hctx().audit(books);
     }
-    ledger.merge(device.ledger());
-    device.nullBlk().audit(books);
+    for (NullBlkDevice device : devices) {
+      ledger.merge(device.ledger());
+      device.nullBlk().audit(books);
+    }
     BioSet set = bioset.bioSet();
     return new RunResult(
         run.endPs(),

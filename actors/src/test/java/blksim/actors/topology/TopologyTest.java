@@ -146,4 +146,38 @@ class TopologyTest {
     assertEquals(32, res.done(), "one batch was submitted and failed");
     assertTrue(res.books().balanced(), res.books().violations().toString());
   }
+
+  @Test
+  void severalThreadsCpusDevicesAndFilesShouldRunAndBalance() {
+    BlksimSettings s =
+        seedRun(
+            "cpu.count=4",
+            "io-uring.threads=3",
+            "null-blk.nr-devices=2",
+            "null-blk.submit-queues=4",
+            "null-blk.poll-queues=4",
+            "io-uring.files=[\"/dev/nullb0\",\"/dev/nullb1\"]");
+    Recorder a = new Recorder();
+    RunResult seq = Topology.build(s, a).run(new SequentialEngine());
+    assertEquals(3, seq.submitters().size());
+    assertEquals(
+        List.of(0, 1, 2), seq.submitters().stream().map(RunResult.Submitter::cpu).toList());
+    assertTrue(seq.books().balanced(), seq.books().violations().toString());
+    Recorder b = new Recorder();
+    RunResult akka = Topology.build(s, b).run(new AkkaEngine(s.engine().akkaConfig()));
+    assertEquals(a.intervals, b.intervals, "same bytes on both engines with several CPUs");
+    assertEquals(seq.submitters(), akka.submitters());
+  }
+
+  @Test
+  void twoThreadsOnOneCpuAreRefused() {
+    ConfigError e =
+        assertThrows(
+            ConfigError.class,
+            () ->
+                Topology.build(
+                    seedRun("cpu.count=2", "io-uring.threads=2", "cpu.submitter-cpus=[1]"),
+                    new Recorder()));
+    assertTrue(e.getMessage().contains("would share CPU 1"), e.getMessage());
+  }
 }

@@ -54,6 +54,18 @@ public final class RunOptions {
   String profile;
 
   @Option(
+      names = "--cpus",
+      paramLabel = "N",
+      description = "CPUs of the machine (blksim.cpu.count).")
+  Integer cpus;
+
+  @Option(
+      names = "--taskset",
+      paramLabel = "LIST",
+      description = "CPUs the submitter threads run on, as taskset -c takes them: 0-3,8.")
+  String taskset;
+
+  @Option(
       names = "--engine",
       paramLabel = "akka|sequential",
       description =
@@ -70,6 +82,12 @@ public final class RunOptions {
     }
     if (kernel != null) {
       scenario.values(Map.of("blksim.kernel.preset", kernel), "--kernel");
+    }
+    if (cpus != null) {
+      scenario.values(Map.of("blksim.cpu.count", cpus), "--cpus");
+    }
+    if (taskset != null) {
+      scenario.values(Map.of("blksim.cpu.submitter-cpus", CpuList.parse(taskset)), "--taskset");
     }
     nullBlk.forEach(scenario::nullBlk);
     sets.forEach(scenario::set);

@@ -30,7 +30,7 @@ public final class ProfileReport {
     RunResult res = r.result();
     Map<String, long[]> byFn = new TreeMap<>();
     for (RunResult.Submitter s : res.submitters()) {
-      for (Map.Entry<String, CostLedger.Entry> e : res.ledger().steps(s.index()).entrySet()) {
+      for (Map.Entry<String, CostLedger.Entry> e : res.ledger().steps(s.cpu()).entrySet()) {
         long[] acc = byFn.computeIfAbsent(e.getKey(), k -> new long[2]);
         acc[0] += e.getValue().ps();
         acc[1] += e.getValue().calls();
