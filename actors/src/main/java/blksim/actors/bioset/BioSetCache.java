@@ -11,6 +11,7 @@ import blksim.config.BooksSettings;
 import blksim.queues.bio.Bio;
 import blksim.queues.bio.BioSet;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
@@ -33,11 +34,18 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
    * @param nrVecs vecs per bio
    */
   public record AllocBios(
-      long atPs, int cpu, int count, boolean allocCache, int nrVecs, SimRef<Cpu.Command> replyTo)
+      long atPs,
+      int cpu,
+      CpuTime what,
+      int count,
+      boolean allocCache,
+      int nrVecs,
+      SimRef<Cpu.Command> replyTo)
       implements Command {}
 
   /** The final {@code bio_put} of each bio, on {@code cpu}. */
-  public record PutBios(long atPs, int cpu, List<Bio> bios, SimRef<Cpu.Command> replyTo)
+  public record PutBios(
+      long atPs, int cpu, CpuTime what, List<Bio> bios, SimRef<Cpu.Command> replyTo)
       implements Command {}
 
   private final BioSet bioSet;
@@ -66,13 +74,14 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     for (int i = 0; i < m.count(); i++) {
       Bio bio = bioSet.allocPercpuCache(m.cpu(), m.allocCache(), m.nrVecs());
       if (bio != null) {
-        t += charge(m.cpu(), KernelFn.BIO_ALLOC_KIOCB);
+        t += charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_KIOCB);
       } else {
         bio = bioSet.allocBioset(m.cpu(), m.allocCache(), m.nrVecs());
         t +=
-            charge(m.cpu(), KernelFn.BIO_ALLOC_BIOSET) + charge(m.cpu(), KernelFn.KMEM_CACHE_ALLOC);
+            charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_BIOSET)
+                + charge(m.cpu(), m.what(), KernelFn.KMEM_CACHE_ALLOC);
       }
-      t += charge(m.cpu(), KernelFn.BIO_INIT);
+      t += charge(m.cpu(), m.what(), KernelFn.BIO_INIT);
       bios.add(bio);
     }
     out.send(m.replyTo(), new Cpu.BiosAllocated(t, bios));
@@ -87,13 +96,17 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
         continue;
       }
       BioSet.PutPath path = bioSet.put(m.cpu(), bio);
-      t += charge(m.cpu(), path == BioSet.PutPath.CACHED ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
+      t +=
+          charge(
+              m.cpu(),
+              m.what(),
+              path == BioSet.PutPath.CACHED ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
     }
     out.send(m.replyTo(), new Cpu.BiosPut(t));
   }
 
-  private long charge(int cpu, KernelFn fn) {
-    return charger.charge(cpu, fn, 1);
+  private long charge(int cpu, CpuTime what, KernelFn fn) {
+    return charger.charge(cpu, what, fn, 1);
   }
 
   public BioSet bioSet() {

@@ -13,6 +13,7 @@ import blksim.queues.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
@@ -94,6 +95,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private int emptyPolls;
   private boolean exiting;
   private boolean exited;
+  private long exitedAtPs;
 
   /**
    * @param index the CPU number, also the submitter's index
@@ -142,7 +144,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     int toPrep = sub.toPrep();
     int prepped =
         toPrep > 0 ? sub.prepMoreIos(toPrep, t, costs.step(KernelFn.PREP_MORE_IOS_URING).ps()) : 0;
-    t += charge(KernelFn.PREP_MORE_IOS_URING, prepped);
+    t += charge(CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_URING, prepped);
     sub.beginPass(prepped);
     enter(t, out);
   }
@@ -150,7 +152,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
   private void enter(long t, Outbox out) {
     args = sub.enterArgs();
-    t += charge(CpuPaths.ENTER_PATH, 1);
+    t += charge(CpuTime.SUBMIT, CpuPaths.ENTER_PATH, 1);
     ret = 0;
     nrEvents = 0;
     for (int i = 0; i < args.toSubmit(); i++) {
@@ -163,7 +165,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     int n = submitting.size();
     if (n > 0 && cfg.iopoll() && !cfg.oDirect()) {
       // io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue.
-      t += charge(CpuPaths.FAILED_SUBMIT_PATH, n);
+      t += charge(CpuTime.SUBMIT, CpuPaths.FAILED_SUBMIT_PATH, n);
       for (IoKiocb req : submitting) {
         ring.failRequest(req, -Submitter.EOPNOTSUPP);
       }
@@ -175,8 +177,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       afterSubmit(t, out);
       return;
     }
-    t += charge(CpuPaths.SUBMIT_PATH, n);
-    out.send(bioset, new BioSetCache.AllocBios(t, index, n, cfg.iopoll(), cfg.nrVecs(), self));
+    t += charge(CpuTime.SUBMIT, CpuPaths.SUBMIT_PATH, n);
+    out.send(
+        bioset,
+        new BioSetCache.AllocBios(t, index, CpuTime.SUBMIT, n, cfg.iopoll(), cfg.nrVecs(), self));
   }
 
   /**
@@ -206,7 +210,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     ret = submitting.size();
     submitting.clear();
     submitPhase = true;
-    nextGroup(m.atPs() + charge(CpuPaths.PAGES_PATH, bios.size()), out);
+    nextGroup(m.atPs() + charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, bios.size()), out);
   }
 
   /** The requests of one batch that go to one hardware queue. */
@@ -221,7 +225,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       return;
     }
     out.send(
-        hctxs.get(g.hctx()), new HwQueue.SubmitBios(t, new HwQueue.Call(index, self), g.bios()));
+        hctxs.get(g.hctx()),
+        new HwQueue.SubmitBios(t, new HwQueue.Call(index, CpuTime.SUBMIT, self), g.bios()));
   }
 
   private void onBiosQueued(BiosQueued m, Outbox out) {
@@ -240,8 +245,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       ring.completeRw(
           (IoKiocb) bio.bioPrivate(), bio.status() == 0 ? bio.sizeBytes() : bio.status());
     }
-    long t = m.atPs() + charge(CpuPaths.IRQ_END_PATH, m.ended().size());
-    out.send(bioset, new BioSetCache.PutBios(t, index, m.ended(), self));
+    long t = m.atPs() + charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, m.ended().size());
+    out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.ended(), self));
   }
 
   /**
@@ -261,8 +266,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
     int pending = ring.taskWorkPending();
     if (pending > 0) {
-      t += charger.charge(index, costs.tctxTaskWorkPerRun(), 1);
-      t += charge(CpuPaths.TASK_WORK_PATH, ring.runTaskWork());
+      t += charger.charge(index, CpuTime.SUBMIT, costs.tctxTaskWorkPerRun(), 1);
+      t += charge(CpuTime.SUBMIT, CpuPaths.TASK_WORK_PATH, ring.runTaskWork());
     }
     if (args.getEvents() && ring.cqEvents() < args.toWait()) {
       throw new InvariantBroken(
@@ -279,7 +284,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** io_do_iopoll: poll the hardware queue of the request at the head of the IOPOLL list. */
   private void poll(long t, Outbox out) {
     IoKiocb head = ring.iopollHead();
-    out.send(hctxs.get(head.cookie()), new HwQueue.Poll(t, new HwQueue.Call(index, self)));
+    out.send(
+        hctxs.get(head.cookie()), new HwQueue.Poll(t, new HwQueue.Call(index, CpuTime.POLL, self)));
   }
 
   /** bio_endio of each bio found: blkdev_bio_end_io_async, ki_complete, then bio_put. */
@@ -289,7 +295,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       if (++emptyPolls >= MAX_EMPTY_POLLS) {
         throw new InvariantBroken(name() + ": " + emptyPolls + " polls in a row found nothing");
       }
-      afterPut(m.atPs() + charge(CpuPaths.EMPTY_POLL_PATH, 1), out);
+      afterPut(m.atPs() + charge(CpuTime.POLL, CpuPaths.EMPTY_POLL_PATH, 1), out);
       return;
     }
     emptyPolls = 0;
@@ -297,8 +303,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       ring.completeRwIopoll(
           (IoKiocb) bio.bioPrivate(), bio.status() == 0 ? bio.sizeBytes() : bio.status());
     }
-    long t = m.atPs() + charge(CpuPaths.POLL_PATH, 1) + charge(CpuPaths.END_IO_PATH, ended.size());
-    out.send(bioset, new BioSetCache.PutBios(t, index, ended, self));
+    long t =
+        m.atPs()
+            + charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
+            + charge(CpuTime.POLL, CpuPaths.END_IO_PATH, ended.size());
+    out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.POLL, ended, self));
   }
 
   private void onBiosPut(BiosPut m, Outbox out) {
@@ -321,7 +330,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       return;
     }
     int nr = ring.iopollFlushCompleted();
-    t += charge(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
+    t += charge(CpuTime.POLL, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
     nrEvents += nr;
     if (nrEvents < args.toWait() && !ring.iopollListEmpty()) {
       poll(t, out);
@@ -340,7 +349,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     int thisReap =
         sub.reap(
             t, costs.step(KernelFn.REAP_EVENTS_URING).ps(), ps -> latencyNs.recordValue(ps / 1000));
-    t += charge(KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
+    t += charge(CpuTime.SUBMIT, KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
     switch (sub.entered(ret, thisReap)) {
       case ENTER -> enter(t, out);
       case PASS -> pass(t, out);
@@ -351,6 +360,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** The thread ends; requests still in flight are reaped by the ring's teardown. */
   private void exitThread(long t, Outbox out) {
     exiting = true;
+    exitedAtPs = t;
     if (!sub.fatal().isEmpty()) {
       out.send(main, new MainThread.ThreadExited(t, cfg.submitter(), sub.fatal()));
     }
@@ -361,12 +371,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
   }
 
-  private long charge(KernelFn fn, int calls) {
-    return charger.charge(index, fn, calls);
+  private long charge(CpuTime what, KernelFn fn, int calls) {
+    return charger.charge(index, what, fn, calls);
   }
 
-  private long charge(KernelFn[] fns, int calls) {
-    return charger.charge(index, fns, calls);
+  private long charge(CpuTime what, KernelFn[] fns, int calls) {
+    return charger.charge(index, what, fns, calls);
   }
 
   private void onReadCounters(ReadCounters m, Outbox out) {
@@ -377,6 +387,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   public int index() {
     return index;
+  }
+
+  /** When the submitter thread ended, in virtual time. */
+  public long exitedAtPs() {
+    return exitedAtPs;
   }
 
   /** The t/io_uring thread this CPU runs. */

@@ -2,6 +2,7 @@ package blksim.actors.engine;
 
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 
@@ -17,23 +18,26 @@ public final class Charger {
     this.costs = costs;
   }
 
-  /** {@code calls} calls of {@code fn} on {@code cpu}; returns their time in ps. */
-  public long charge(int cpu, KernelFn fn, long calls) {
-    return ledger.charge(cpu, costs.step(fn), calls);
+  /**
+   * {@code calls} calls of {@code fn} on {@code cpu}, spent on {@code what}; returns their time in
+   * ps.
+   */
+  public long charge(int cpu, CpuTime what, KernelFn fn, long calls) {
+    return ledger.charge(cpu, what, costs.step(fn), calls);
   }
 
   /** {@code calls} calls of each of {@code fns} on {@code cpu}; returns their time in ps. */
-  public long charge(int cpu, KernelFn[] fns, long calls) {
+  public long charge(int cpu, CpuTime what, KernelFn[] fns, long calls) {
     long ps = 0;
     for (KernelFn fn : fns) {
-      ps += charge(cpu, fn, calls);
+      ps += charge(cpu, what, fn, calls);
     }
     return ps;
   }
 
   /** {@code calls} calls of a step priced apart from the function table. */
-  public long charge(int cpu, CostStep step, long calls) {
-    return ledger.charge(cpu, step, calls);
+  public long charge(int cpu, CpuTime what, CostStep step, long calls) {
+    return ledger.charge(cpu, what, step, calls);
   }
 
   public PathCosts costs() {

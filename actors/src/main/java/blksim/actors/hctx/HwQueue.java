@@ -15,6 +15,7 @@ import blksim.queues.blkmq.Plug;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
@@ -36,8 +37,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
    * Who called: the CPU whose execution this is, and where the call returns.
    *
    * @param cpu the calling CPU's number
+   * @param what what the calling CPU is doing, for its time split
    */
-  public record Call(int cpu, SimRef<Cpu.Command> replyTo) {}
+  public record Call(int cpu, CpuTime what, SimRef<Cpu.Command> replyTo) {}
 
   /** {@code submit_bio} of each bio, under one plug. */
   public record SubmitBios(long atPs, Call call, List<Bio> bios) implements Command {}
@@ -90,14 +92,14 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     int cpu = m.call().cpu();
     Plug plug = new Plug();
     for (Bio bio : m.bios()) {
-      Request rq = hctx.allocRequest(cpu, bio);
+      Request rq = hctx.allocRequest(cpu, bio, m.atPs());
       if (rq == null) {
         throw new InvariantBroken(
             name() + ": no free tag for a request; tag exhaustion is not modelled yet");
       }
       plug.add(rq);
     }
-    long t = m.atPs() + charge(cpu, SUBMIT_PATH, m.bios().size());
+    long t = m.atPs() + charge(m.call(), SUBMIT_PATH, m.bios().size());
     List<Request> rqs = new ArrayList<>(m.bios().size());
     for (List<Request> flush : plug.finish()) {
       for (Request rq : flush) {
@@ -105,7 +107,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         rqs.add(rq);
       }
     }
-    t += charge(cpu, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
+    t += charge(m.call(), KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
     out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, self, m.call()));
   }
 
@@ -118,23 +120,23 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     int cpu = m.call().cpu();
     long t = m.atPs();
     if (m.viaCompleteRequest()) {
-      t += charge(cpu, KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
+      t += charge(m.call(), KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
     }
-    List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed());
-    t += charge(cpu, END_PATH, m.completed().size());
+    List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed(), t);
+    t += charge(m.call(), END_PATH, m.completed().size());
     out.send(m.call().replyTo(), new Cpu.BiosQueued(t, m.count(), ended));
   }
 
   /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */
   private void onRqsPolled(RqsPolled m, Outbox out) {
     int cpu = m.call().cpu();
-    List<Bio> ended = endRequests(cpu, m.rqs());
-    long t = m.atPs() + charge(cpu, END_PATH, m.rqs().size());
+    List<Bio> ended = endRequests(cpu, m.rqs(), m.atPs());
+    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size());
     out.send(m.call().replyTo(), new Cpu.Polled(t, ended));
   }
 
   /** Ends each request: its bio completes, its tag is freed. */
-  private List<Bio> endRequests(int cpu, List<Request> rqs) {
+  private List<Bio> endRequests(int cpu, List<Request> rqs, long atPs) {
     List<Bio> ended = new ArrayList<>(rqs.size());
     for (Request rq : rqs) {
       Bio bio = rq.bio();
@@ -144,7 +146,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         leakOneTag = false;
         continue;
       }
-      hctx.freeRequest(rq, cpu);
+      hctx.freeRequest(rq, cpu, atPs);
     }
     return ended;
   }
@@ -167,12 +169,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     KernelFn.BLK_ACCOUNT_IO_DONE
   };
 
-  private long charge(int cpu, KernelFn fn, int calls) {
-    return charger.charge(cpu, fn, calls);
+  private long charge(Call call, KernelFn fn, int calls) {
+    return charger.charge(call.cpu(), call.what(), fn, calls);
   }
 
-  private long charge(int cpu, KernelFn[] fns, int calls) {
-    return charger.charge(cpu, fns, calls);
+  private long charge(Call call, KernelFn[] fns, int calls) {
+    return charger.charge(call.cpu(), call.what(), fns, calls);
   }
 
   public HwCtx hctx() {

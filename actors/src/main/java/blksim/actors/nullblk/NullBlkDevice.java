@@ -60,7 +60,10 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
         viaCompleteRequest |= q == NullBlk.Queued.COMPLETE_REQUEST;
       }
     }
-    long t = m.atPs() + charger.charge(m.call().cpu(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
+    long t =
+        m.atPs()
+            + charger.charge(
+                m.call().cpu(), m.call().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
     out.send(
         m.replyTo(),
         new HwQueue.RqsQueued(t, m.call(), m.rqs().size(), completed, viaCompleteRequest));
@@ -69,7 +72,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   private void onPollQueue(PollQueue m, Outbox out) {
     List<Request> found = new ArrayList<>();
     int n = nullb.poll(m.hctx(), found);
-    long t = m.atPs() + charger.charge(m.call().cpu(), KernelFn.NULL_POLL, n);
+    long t = m.atPs() + charger.charge(m.call().cpu(), m.call().what(), KernelFn.NULL_POLL, n);
     out.send(m.replyTo(), new HwQueue.RqsPolled(t, m.call(), found));
   }
 

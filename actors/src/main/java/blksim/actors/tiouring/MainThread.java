@@ -6,6 +6,7 @@ import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -54,6 +55,8 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
   private long lastDone;
   private long lastCalls;
   private long lastReaps;
+  private final long[] doneNow;
+  private final long[] doneBefore;
   private boolean finish;
   private boolean finished;
 
@@ -73,6 +76,8 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     this.intervalPs = intervalPs;
     this.runtimePs = runtimePs;
     this.sink = sink;
+    this.doneNow = new long[submitters.size()];
+    this.doneBefore = new long[submitters.size()];
   }
 
   @Override
@@ -120,6 +125,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
 
   private void onCounters(Counters c, Outbox out) {
     done += c.done();
+    doneNow[c.submitter()] = c.done();
     calls += c.calls();
     reaps += c.reaps();
     if (++received < submitters.size() || finished) {
@@ -130,9 +136,20 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
       return;
     }
     long now = c.atPs();
+    List<Long> bySubmitter = new ArrayList<>();
+    for (int i = 0; i < doneNow.length; i++) {
+      bySubmitter.add(doneNow[i] - doneBefore[i]);
+      doneBefore[i] = doneNow[i];
+    }
     sink.interval(
         new StatusSink.Interval(
-            index, intervalStartPs, now, done - lastDone, calls - lastCalls, reaps - lastReaps));
+            index,
+            intervalStartPs,
+            now,
+            done - lastDone,
+            calls - lastCalls,
+            reaps - lastReaps,
+            bySubmitter));
     lastDone = done;
     lastCalls = calls;
     lastReaps = reaps;

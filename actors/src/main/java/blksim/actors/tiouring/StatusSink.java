@@ -1,5 +1,7 @@
 package blksim.actors.tiouring;
 
+import java.util.List;
+
 /** Where t/io_uring's main thread reports: the status lines and the end of the run. */
 public interface StatusSink {
   /**
@@ -12,8 +14,20 @@ public interface StatusSink {
    *     submitters
    * @param calls increase of {@code s->calls} (io_uring_enter calls)
    * @param reaps increase of {@code s->reaps} (CQEs reaped)
+   * @param doneBySubmitter the increase of {@code done} of each submitter, by index
    */
-  record Interval(int index, long startPs, long endPs, long done, long calls, long reaps) {}
+  record Interval(
+      int index,
+      long startPs,
+      long endPs,
+      long done,
+      long calls,
+      long reaps,
+      List<Long> doneBySubmitter) {
+    public Interval {
+      doneBySubmitter = List.copyOf(doneBySubmitter);
+    }
+  }
 
   /** One status interval is over. */
   void interval(Interval interval);
@@ -22,5 +36,5 @@ public interface StatusSink {
   void timeout(long atPs);
 
   /** A submitter thread stopped on an error, having printed {@code lines}. */
-  void threadExited(long atPs, java.util.List<String> lines);
+  void threadExited(long atPs, List<String> lines);
 }

@@ -21,7 +21,18 @@ public record RunResult(
     Histogram latencyNs,
     CostLedger ledger,
     BioCache bioCache,
+    List<Hctx> hctxs,
     Books books) {
+
+  /**
+   * A hardware queue's depth over the run.
+   *
+   * @param meanInUse tags in use, time-weighted mean over the run
+   * @param maxInUse most tags in use at once
+   * @param nrTags tags it has (hw_queue_depth)
+   * @param dispatched requests handed to the driver
+   */
+  public record Hctx(String name, double meanInUse, long maxInUse, int nrTags, long dispatched) {}
 
   /**
    * One submitter's totals.

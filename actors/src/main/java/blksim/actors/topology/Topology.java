@@ -194,22 +194,38 @@ public final class Topology {
     }
     ledger.merge(bioset.ledger());
     bioset.bioSet().audit(books);
+    List<RunResult.Hctx> depths = new ArrayList<>();
     for (HwQueue q : hctxs) {
       ledger.merge(q.ledger());
       q.hctx().audit(books);
+      HwCtx h = q.hctx();
+      if (h.dispatchedCount() > 0) {
+        depths.add(
+            new RunResult.Hctx(
+                q.name(),
+                h.inUse().mean(run.endPs()),
+                h.inUse().max(),
+                h.tags().nrTags(),
+                h.dispatchedCount()));
+      }
     }
     for (NullBlkDevice device : devices) {
       ledger.merge(device.ledger());
       device.nullBlk().audit(books);
     }
     BioSet set = bioset.bioSet();
+    long endPs = run.endPs();
+    for (Cpu cpu : cpus) {
+      endPs = Math.max(endPs, cpu.exitedAtPs());
+    }
     return new RunResult(
-        run.endPs(),
+        endPs,
         run.messages(),
         subs,
         latency,
         ledger,
         new RunResult.BioCache(set.cacheHits(), set.mempoolAllocs(), set.pruned()),
+        depths,
         books);
   }
 }

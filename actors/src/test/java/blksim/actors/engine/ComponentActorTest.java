@@ -13,6 +13,7 @@ import blksim.config.BlksimSettings;
 import blksim.config.BooksSettings;
 import blksim.queues.blkmq.HctxType;
 import blksim.queues.blkmq.HwCtx;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.PathCosts;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    HwQueue.Call call = new HwQueue.Call(0, cpuRef);
+    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuRef);
     kit.run(new HwQueue.Poll(1_000, call));
     // blk_mq_poll's cost is part of io_do_iopoll, charged by the CPU
     clock.expectMessage(
@@ -50,7 +51,7 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    HwQueue.Call call = new HwQueue.Call(0, cpuRef);
+    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuRef);
     kit.run(new HwQueue.RqsQueued(5_000, call, 32, List.of(), false));
     clock.expectMessage(
         new Clock.Processed(
@@ -64,10 +65,10 @@ class ComponentActorTest {
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
     // a poll answer with a request this queue never allocated
     HwCtx other = new HwCtx(1, HctxType.POLL, 64, 1);
-    var rq = other.allocRequest(0, null);
+    var rq = other.allocRequest(0, null, 0);
     other.dispatched(rq);
     rq.markComplete();
-    kit.run(new HwQueue.RqsPolled(0, new HwQueue.Call(0, cpuRef), List.of(rq)));
+    kit.run(new HwQueue.RqsPolled(0, new HwQueue.Call(0, CpuTime.POLL, cpuRef), List.of(rq)));
     Clock.Command c = clock.receiveMessage();
     Clock.Failed failed = assertInstanceOf(Clock.Failed.class, c);
     assertEquals("nullb0-hctx1", failed.component());

@@ -40,7 +40,7 @@ class NullBlkTest {
     HwCtx hctx = new HwCtx(1, HctxType.POLL, 64, 1);
     List<Request> rqs = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      Request rq = hctx.allocRequest(0, null);
+      Request rq = hctx.allocRequest(0, null, 0);
       hctx.dispatched(rq);
       assertEquals(NullBlk.Queued.ON_POLL_LIST, nb.queueRq(1, rq));
       rqs.add(rq);
@@ -59,7 +59,7 @@ class NullBlkTest {
   void booksShouldSeeARequestLeftOnThePollList() {
     NullBlk nb = new NullBlk(0, defaults);
     HwCtx hctx = new HwCtx(1, HctxType.POLL, 64, 1);
-    Request rq = hctx.allocRequest(0, null);
+    Request rq = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq);
     nb.queueRq(1, rq);
     Books books = new Books();
@@ -71,7 +71,7 @@ class NullBlkTest {
   void defaultQueuesShouldCompleteAsIrqmodeSays() {
     HwCtx hctx = new HwCtx(0, HctxType.DEFAULT, 64, 1);
     NullBlk softirq = new NullBlk(0, defaults);
-    Request rq = hctx.allocRequest(0, null);
+    Request rq = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq);
     assertEquals(
         NullBlk.Queued.COMPLETE_REQUEST, softirq.queueRq(0, rq), "irqmode=1 is the default");
@@ -79,13 +79,13 @@ class NullBlkTest {
 
     NullBlkSettings none =
         new NullBlkSettings(2, 1, 1, 64, NullBlkSettings.IrqMode.NONE, 0, 512, 250, 1, false, -1);
-    Request rq2 = hctx.allocRequest(0, null);
+    Request rq2 = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq2);
     assertEquals(NullBlk.Queued.ENDED_INLINE, new NullBlk(0, none).queueRq(0, rq2));
 
     NullBlkSettings timer =
         new NullBlkSettings(2, 1, 1, 64, NullBlkSettings.IrqMode.TIMER, 0, 512, 250, 1, false, -1);
-    Request rq3 = hctx.allocRequest(0, null);
+    Request rq3 = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq3);
     NullBlk timed = new NullBlk(0, timer);
     assertThrows(UnsupportedOperationException.class, () -> timed.queueRq(0, rq3));

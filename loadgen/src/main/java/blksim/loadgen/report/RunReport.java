@@ -21,6 +21,12 @@ public record RunReport(
     return done * VirtualTime.NS_PER_SEC / settings.run().runtimeNs();
   }
 
+  /** Submissions per second of virtual time of submitter {@code i}, over the runtime. */
+  public long iops(int submitter) {
+    long done = lines.stream().mapToLong(l -> l.doneBySubmitter().get(submitter)).sum();
+    return done * VirtualTime.NS_PER_SEC / settings.run().runtimeNs();
+  }
+
   /** Bytes per second. */
   public long bwBytes() {
     return iops() * settings.ioUring().blockSize();

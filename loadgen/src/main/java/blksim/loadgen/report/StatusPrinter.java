@@ -20,7 +20,14 @@ public final class StatusPrinter implements StatusSink {
    * @param ipc reaps per call
    */
   public record Line(
-      int index, long startNs, long endNs, long done, long iops, long rpc, long ipc) {}
+      int index,
+      long startNs,
+      long endNs,
+      long done,
+      long iops,
+      long rpc,
+      long ipc,
+      List<Long> doneBySubmitter) {}
 
   private final PrintStream out;
   private final int bs;
@@ -47,7 +54,8 @@ public final class StatusPrinter implements StatusSink {
             iv.done(),
             iops,
             rpc,
-            ipc));
+            ipc,
+            iv.doneBySubmitter()));
     out.println(TIoUringFormat.status(iops, rpc, ipc, bs));
   }
 

@@ -3,6 +3,7 @@ package blksim.loadgen.report;
 import blksim.actors.topology.RunResult;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.time.VirtualTime;
 import java.io.PrintStream;
 import java.util.List;
@@ -54,15 +55,8 @@ public final class Summary {
     for (String line : TIoUringFormat.percentiles(r.percentilesNs(), "  ")) {
       out.println(line);
     }
+    cpus(r, out);
     for (RunResult.Submitter sub : res.submitters()) {
-      long ps = res.ledger().totalPs(sub.index());
-      out.printf(
-          Locale.ROOT,
-          "  cpu%d        %.1f ns of CPU time per I/O, busy %.1f%% of %s%n",
-          sub.index(),
-          r.completed() == 0 ? 0.0 : ps / 1000.0 / r.completed(),
-          res.endPs() == 0 ? 0.0 : 100.0 * ps / res.endPs(),
-          seconds(VirtualTime.ns(res.endPs())));
       if (!sub.fatal().isEmpty()) {
         out.printf(
             Locale.ROOT,
@@ -70,6 +64,16 @@ public final class Summary {
             sub.index(),
             String.join("; ", sub.fatal()));
       }
+    }
+    for (RunResult.Hctx h : res.hctxs()) {
+      out.printf(
+          Locale.ROOT,
+          "  hctx        %s: %.2f tags in use on average, %d at most, of %d; %d requests%n",
+          h.name(),
+          h.meanInUse(),
+          h.maxInUse(),
+          h.nrTags(),
+          h.dispatched());
     }
     List<ProfileReport.Line> profile = ProfileReport.lines(r);
     out.printf(
@@ -90,6 +94,47 @@ public final class Summary {
         res.books().balanced()
             ? "balanced: every I/O submitted completed once; no bio, request or tag left over"
             : "NOT balanced: " + res.books().violations().get(0));
+  }
+
+  /** The time of each CPU that runs a submitter: what it was spent on, and its I/Os. */
+  private static void cpus(RunReport r, PrintStream out) {
+    RunResult res = r.result();
+    out.printf(
+        Locale.ROOT,
+        "  CPUs        time of each CPU over %s (to the last completion)%n",
+        seconds(VirtualTime.ns(res.endPs())));
+    StringBuilder head =
+        new StringBuilder(
+            String.format(Locale.ROOT, "%12s %7s %12s %8s", "cpu", "thread", "IOPS", "ns/IO"));
+    for (CpuTime t : CpuTime.values()) {
+      head.append(String.format(Locale.ROOT, " %10s", t.label()));
+    }
+    out.println(head.append(String.format(Locale.ROOT, " %10s", "idle")));
+    for (RunResult.Submitter sub : res.submitters()) {
+      long total = res.ledger().totalPs(sub.cpu());
+      StringBuilder row =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "%12d %7d %12d %8.1f",
+                  sub.cpu(),
+                  sub.index(),
+                  r.iops(sub.index()),
+                  sub.completed() == 0 ? 0.0 : total / 1000.0 / sub.completed()));
+      for (CpuTime t : CpuTime.values()) {
+        row.append(
+            String.format(
+                Locale.ROOT, " %9.1f%%", share(res.ledger().time(sub.cpu(), t), res.endPs())));
+      }
+      out.println(
+          row.append(
+              String.format(
+                  Locale.ROOT, " %9.1f%%", share(Math.max(0, res.endPs() - total), res.endPs()))));
+    }
+  }
+
+  private static double share(long ps, long of) {
+    return of == 0 ? 0.0 : 100.0 * ps / of;
   }
 
   /** The last line, the only one that may differ between two runs. */

@@ -3,6 +3,7 @@ package blksim.queues.blkmq;
 import blksim.queues.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.time.TimeWeighted;
 
 /**
  * Models {@code struct blk_mq_hw_ctx} (include/linux/blk-mq.h) with its {@code blk_mq_tags}: a
@@ -13,6 +14,7 @@ public final class HwCtx {
   private final HctxType type;
   private final Tags tags;
   private final Request[] staticRqs;
+  private final TimeWeighted inUse = new TimeWeighted();
   private long dispatched;
   private long completed;
 
@@ -37,11 +39,12 @@ public final class HwCtx {
    *
    * @return the request, or null when no tag is free
    */
-  public Request allocRequest(int cpu, Bio bio) {
+  public Request allocRequest(int cpu, Bio bio, long atPs) {
     int tag = tags.get(cpu);
     if (tag == Tags.NO_TAG) {
       return null;
     }
+    inUse.set(atPs, tags.inUse());
     Request rq = staticRqs[tag];
     rq.init(cpu, bio);
     return rq;
@@ -58,13 +61,14 @@ public final class HwCtx {
    *
    * @throws InvariantBroken if the request is not allocated here
    */
-  public void freeRequest(Request rq, int cpu) {
+  public void freeRequest(Request rq, int cpu, long atPs) {
     if (rq.hctx() != index || !rq.allocated() || staticRqs[rq.tag()] != rq) {
       throw new InvariantBroken(
           "hctx" + index + ": request tag " + rq.tag() + " freed but not allocated here");
     }
     rq.free();
     tags.put(rq.tag(), cpu);
+    inUse.set(atPs, tags.inUse());
     completed++;
   }
 
@@ -78,6 +82,11 @@ public final class HwCtx {
 
   public Tags tags() {
     return tags;
+  }
+
+  /** Tags in use over virtual time: the queue depth of this hardware queue. */
+  public TimeWeighted inUse() {
+    return inUse;
   }
 
   public long dispatchedCount() {

@@ -24,14 +24,16 @@ public final class CostLedger {
   }
 
   private final Map<Integer, Map<String, Entry>> byCpu = new TreeMap<>();
+  private final Map<Integer, long[]> timeByCpu = new TreeMap<>();
 
   /**
    * Charges {@code calls} executions of {@code step} costing {@code psEach} each to {@code cpu}.
    *
    * @return the total charged, in ps
    */
-  public long charge(int cpu, String step, long psEach, long calls) {
+  public long charge(int cpu, CpuTime what, String step, long psEach, long calls) {
     long ps = psEach * calls;
+    timeByCpu.computeIfAbsent(cpu, c -> new long[CpuTime.values().length])[what.ordinal()] += ps;
     Entry e =
         byCpu.computeIfAbsent(cpu, c -> new TreeMap<>()).computeIfAbsent(step, s -> new Entry());
     e.ps += ps;
@@ -44,12 +46,19 @@ public final class CostLedger {
    *
    * @return the total charged, in ps
    */
-  public long charge(int cpu, CostStep step, long calls) {
-    return charge(cpu, step.name(), step.ps(), calls);
+  public long charge(int cpu, CpuTime what, CostStep step, long calls) {
+    return charge(cpu, what, step.name(), step.ps(), calls);
   }
 
   /** Adds every entry of {@code other} to this ledger. */
   public void merge(CostLedger other) {
+    other.timeByCpu.forEach(
+        (cpu, t) -> {
+          long[] mine = timeByCpu.computeIfAbsent(cpu, c -> new long[CpuTime.values().length]);
+          for (int i = 0; i < t.length; i++) {
+            mine[i] += t[i];
+          }
+        });
     other.byCpu.forEach(
         (cpu, steps) ->
             steps.forEach(
@@ -66,6 +75,12 @@ public final class CostLedger {
   /** Steps charged to {@code cpu}, sorted by name. */
   public Map<String, Entry> steps(int cpu) {
     return byCpu.getOrDefault(cpu, Map.of());
+  }
+
+  /** Time charged to {@code cpu} for {@code what}, in ps. */
+  public long time(int cpu, CpuTime what) {
+    long[] t = timeByCpu.get(cpu);
+    return t == null ? 0 : t[what.ordinal()];
   }
 
   /** Total time charged to {@code cpu}, in ps. */

@@ -48,17 +48,17 @@ class TagsTest {
   @Test
   void hwCtxBooksShouldSeeATagNotFreed() {
     HwCtx hctx = new HwCtx(1, HctxType.POLL, 4, 1);
-    Request rq = hctx.allocRequest(0, null);
+    Request rq = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq);
     rq.markComplete();
     Books open = new Books();
     hctx.audit(open);
     assertFalse(open.balanced());
-    hctx.freeRequest(rq, 0);
+    hctx.freeRequest(rq, 0, 0);
     Books closed = new Books();
     hctx.audit(closed);
     assertTrue(closed.balanced(), closed.violations().toString());
-    assertThrows(InvariantBroken.class, () -> hctx.freeRequest(rq, 0));
+    assertThrows(InvariantBroken.class, () -> hctx.freeRequest(rq, 0, 0));
   }
 
   @Test
@@ -66,7 +66,7 @@ class TagsTest {
     HwCtx hctx = new HwCtx(0, HctxType.POLL, 128, 1);
     Plug plug = new Plug();
     for (int i = 0; i < 70; i++) {
-      plug.add(hctx.allocRequest(0, null));
+      plug.add(hctx.allocRequest(0, null, 0));
     }
     List<List<Request>> flushes = plug.finish();
     assertEquals(List.of(32, 32, 6), flushes.stream().map(List::size).toList());
