@@ -26,7 +26,15 @@ public enum Patch {
    * "block: Optimize bio_init()" (Bart Van Assche, seed 003): one compound-literal assignment,
    * which gcc turns into {@code rep stosq} of 16 qwords, instead of field-by-field stores.
    */
-  BIO_INIT_COMPOUND("bio-init-compound");
+  BIO_INIT_COMPOUND("bio-init-compound"),
+  /**
+   * "implement pcpu bio caching for IRQ I/O" (Pavel Begunkov, v4 2022-11-02, applied for 6.2):
+   * io_uring asks for the per-CPU bio cache on every read, not only on IOPOLL rings, and a bio put
+   * from interrupt context (or not polled) goes to a second, IRQ-safe list ({@code free_list_irq})
+   * that allocation takes over once it holds {@code ALLOC_CACHE_THRESHOLD}; the cache holds at most
+   * {@code ALLOC_CACHE_MAX} (256) in all.
+   */
+  BIO_CACHE_IRQ_LIST("bio-cache-irq-list");
 
   private final String key;
 

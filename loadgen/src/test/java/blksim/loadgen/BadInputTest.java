@@ -22,7 +22,7 @@ class BadInputTest {
         "io_uring -D1 /dev/nullb0                               | dma_map was removed",
         "io_uring -d32 /dev/sda                                 | /dev/sda: no such device",
         "io_uring -b 100 -d32 /dev/nullb0                       | multiple of its logical block size",
-        "io_uring -d32 -p0 --null-blk irqmode=2 /dev/nullb0     | -p0 with null_blk irqmode=2",
+        "io_uring -d32 -p0 -O0 /dev/nullb0                      | -O0 -p0: buffered I/O",
         "io_uring -d32 --patch speedup /dev/nullb0              | unknown patch speedup",
         "io_uring -d32 --kernel 4.19 /dev/nullb0                | accepted 5.15, 5.16",
         "io_uring -d32 --profile zen9 /dev/nullb0               | known begunkov-2021",

@@ -14,6 +14,8 @@ import java.util.List;
  * @param oDirect the files are open with O_DIRECT ({@code -O1})
  * @param fileDevices the device of each of the submitter's files, by file number
  * @param hctxPerDevice hardware queues of each device: the stride of the flat hctx list
+ * @param allocCache IOCB_ALLOC_CACHE: io_uring sets it on IOPOLL rings (5.16), or on every read
+ *     (6.2+, patch bio-cache-irq-list)
  */
 public record CpuConfig(
     int submitter,
@@ -23,7 +25,8 @@ public record CpuConfig(
     int defaultHctx,
     boolean oDirect,
     List<Integer> fileDevices,
-    int hctxPerDevice) {
+    int hctxPerDevice,
+    boolean allocCache) {
 
   public CpuConfig {
     fileDevices = List.copyOf(fileDevices);

@@ -51,4 +51,7 @@ final class CpuPaths {
   static final KernelFn[] TASK_WORK_PATH = {
     KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
   };
+
+  /** A hard interrupt's entry and exit, and the hrtimer interrupt handler, per interrupt. */
+  static final KernelFn[] IRQ_ENTRY_PATH = {KernelFn.IRQ_ENTRY, KernelFn.HRTIMER_INTERRUPT};
 }

@@ -31,7 +31,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   /** Everything a hardware queue understands. */
   public sealed interface Command extends SimMessage
-      permits SubmitBios, RqsQueued, Poll, RqsPolled {}
+      permits SubmitBios, RqsQueued, Poll, RqsPolled, EndRequests {}
 
   /**
    * Who called: the CPU whose execution this is, and where the call returns.
@@ -57,6 +57,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   /** The driver's poll found {@code rqs}, completed. */
   public record RqsPolled(long atPs, Call call, List<Request> rqs) implements Command {}
+
+  /** {@code blk_mq_end_request} of requests the driver completed from an interrupt. */
+  public record EndRequests(long atPs, Call call, List<Request> rqs) implements Command {}
 
   private final SimRef<Command> self;
   private final HwCtx hctx;
@@ -85,6 +88,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         .on(RqsQueued.class, this::onRqsQueued)
         .on(Poll.class, this::onPoll)
         .on(RqsPolled.class, this::onRqsPolled)
+        .on(EndRequests.class, this::onEndRequests)
         .build();
   }
 
@@ -133,6 +137,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     List<Bio> ended = endRequests(cpu, m.rqs(), m.atPs());
     long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size());
     out.send(m.call().replyTo(), new Cpu.Polled(t, ended));
+  }
+
+  private void onEndRequests(EndRequests m, Outbox out) {
+    List<Bio> ended = endRequests(m.call().cpu(), m.rqs(), m.atPs());
+    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size());
+    out.send(m.call().replyTo(), new Cpu.IrqEnded(t, ended));
   }
 
   /** Ends each request: its bio completes, its tag is freed. */

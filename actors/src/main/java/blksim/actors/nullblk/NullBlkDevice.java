@@ -1,5 +1,6 @@
 package blksim.actors.nullblk;
 
+import blksim.actors.cpu.Cpu;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
@@ -22,7 +23,7 @@ import java.util.List;
 public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command> {
 
   /** Everything the device understands. */
-  public sealed interface Command extends SimMessage permits QueueRqs, PollQueue {}
+  public sealed interface Command extends SimMessage permits QueueRqs, PollQueue, TimersExpired {}
 
   /** {@code queue_rq} of each request, started, on hardware queue {@code hctx}. */
   public record QueueRqs(
@@ -33,29 +34,69 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   public record PollQueue(long atPs, int hctx, SimRef<HwQueue.Command> replyTo, HwQueue.Call call)
       implements Command {}
 
-  private final NullBlk nullb;
-  private final Charger charger;
+  /**
+   * The hrtimers of {@code rqs} expired on the calling CPU (a hard interrupt there): {@code
+   * null_cmd_timer_expired}, then {@code end_cmd} on hardware queue {@code hctx}.
+   */
+  public record TimersExpired(
+      long atPs, HwQueue.Call call, int hctx, SimRef<HwQueue.Command> hctxRef, List<Request> rqs)
+      implements Command {}
 
-  public NullBlkDevice(NullBlk nullb, PathCosts costs) {
+  private final NullBlk nullb;
+  private final SimRef<Command> self;
+  private final List<SimRef<HwQueue.Command>> hctxRefs;
+  private final Charger charger;
+  private final long completionPs;
+
+  /**
+   * @param hctxRefs this device's hardware queues, by index
+   * @param flatOffset index of hardware queue 0 in the flat list of every device's queues
+   */
+  public NullBlkDevice(
+      NullBlk nullb,
+      SimRef<Command> self,
+      List<SimRef<HwQueue.Command>> hctxRefs,
+      int flatOffset,
+      PathCosts costs) {
     super(nullb.diskName());
     this.nullb = nullb;
+    this.self = self;
+    this.hctxRefs = List.copyOf(hctxRefs);
+    this.flatOffset = flatOffset;
     this.charger = new Charger(costs);
+    this.completionPs = nullb.settings().completionNsec() * 1000;
   }
+
+  private final int flatOffset;
 
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
         .on(QueueRqs.class, this::onQueueRqs)
         .on(PollQueue.class, this::onPollQueue)
+        .on(TimersExpired.class, this::onTimersExpired)
         .build();
   }
 
   private void onQueueRqs(QueueRqs m, Outbox out) {
     List<Request> completed = new ArrayList<>(0);
     boolean viaCompleteRequest = false;
-    for (Request rq : m.rqs()) {
+    long perRq = charger.costs().step(KernelFn.NULL_QUEUE_RQ).ps();
+    for (int i = 0; i < m.rqs().size(); i++) {
+      Request rq = m.rqs().get(i);
       NullBlk.Queued q = nullb.queueRq(m.hctx(), rq);
-      if (q != NullBlk.Queued.ON_POLL_LIST) {
+      if (q == NullBlk.Queued.TIMER) {
+        // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
+        out.send(
+            m.call().replyTo(),
+            new Cpu.TimerFired(
+                m.atPs() + (i + 1) * perRq + completionPs,
+                self,
+                hctxRefs.get(m.hctx()),
+                flatOffset + m.hctx(),
+                m.hctx(),
+                rq));
+      } else if (q != NullBlk.Queued.ON_POLL_LIST) {
         completed.add(rq);
         viaCompleteRequest |= q == NullBlk.Queued.COMPLETE_REQUEST;
       }
@@ -74,6 +115,17 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     int n = nullb.poll(m.hctx(), found);
     long t = m.atPs() + charger.charge(m.call().cpu(), m.call().what(), KernelFn.NULL_POLL, n);
     out.send(m.replyTo(), new HwQueue.RqsPolled(t, m.call(), found));
+  }
+
+  private void onTimersExpired(TimersExpired m, Outbox out) {
+    for (Request rq : m.rqs()) {
+      nullb.timerExpired(rq);
+    }
+    long t =
+        m.atPs()
+            + charger.charge(
+                m.call().cpu(), m.call().what(), KernelFn.NULL_TIMER_FN, m.rqs().size());
+    out.send(m.hctxRef(), new HwQueue.EndRequests(t, m.call(), m.rqs()));
   }
 
   public NullBlk nullBlk() {

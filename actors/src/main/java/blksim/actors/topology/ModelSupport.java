@@ -32,9 +32,6 @@ final class ModelSupport {
   static Placement check(BlksimSettings s) {
     IoUringSettings u = s.ioUring();
     NullBlkSettings n = s.nullBlk();
-    unsupported(
-        !u.polled() && n.irqmode() == NullBlkSettings.IrqMode.TIMER,
-        "-p0 with null_blk irqmode=2: completion by timer, and a submitter sleeping for it,");
     unsupported(!u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
     unsupported(u.nop(), "-N1: IORING_OP_NOP requests");
     unsupported(u.aio(), "-a1: legacy libaio");

@@ -13,6 +13,7 @@ import blksim.actors.tiouring.StatusSink;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
+import blksim.config.Patch;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.bio.BioSet;
 import blksim.queues.blkmq.HctxType;
@@ -73,7 +74,14 @@ public final class Topology {
 
     for (int d = 0; d < nullbs.size(); d++) {
       NullBlk nullb = nullbs.get(d);
-      NullBlkDevice device = new NullBlkDevice(nullb, costs);
+      int offset = d * nullb.nrHwQueues();
+      NullBlkDevice device =
+          new NullBlkDevice(
+              nullb,
+              deviceRefs.get(d),
+              hctxRefs.subList(offset, offset + nullb.nrHwQueues()),
+              offset,
+              costs);
       devices.add(device);
       registry.bind(deviceRefs.get(d), device);
       for (int h = 0; h < nullb.nrHwQueues(); h++) {
@@ -129,7 +137,8 @@ public final class Topology {
               map.mapQueue(cpuId, HctxType.READ),
               u.oDirect(),
               fileDevices,
-              nullbs.get(0).nrHwQueues());
+              nullbs.get(0).nrHwQueues(),
+              u.polled() || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST));
       Cpu cpu =
           new Cpu(
               cpuId,

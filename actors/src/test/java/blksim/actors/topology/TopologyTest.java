@@ -11,6 +11,9 @@ import blksim.actors.tiouring.StatusSink;
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import blksim.config.Scenario;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -105,13 +108,13 @@ class TopologyTest {
         assertThrows(
             ConfigError.class, () -> Topology.build(seedRun("io-uring.depth=128"), new Recorder()));
     assertTrue(depth.getMessage().contains("hw_queue_depth=64"), depth.getMessage());
-    ConfigError irq =
+    ConfigError buffered =
         assertThrows(
             ConfigError.class,
             () ->
                 Topology.build(
-                    seedRun("io-uring.polled=false", "null-blk.irqmode=2"), new Recorder()));
-    assertTrue(irq.getMessage().startsWith("-p0 with null_blk irqmode=2"), irq.getMessage());
+                    seedRun("io-uring.polled=false", "io-uring.o-direct=false"), new Recorder()));
+    assertTrue(buffered.getMessage().startsWith("-O0 -p0"), buffered.getMessage());
     ConfigError dev =
         assertThrows(
             ConfigError.class,
@@ -179,5 +182,42 @@ class TopologyTest {
                     seedRun("cpu.count=2", "io-uring.threads=2", "cpu.submitter-cpus=[1]"),
                     new Recorder()));
     assertTrue(e.getMessage().contains("would share CPU 1"), e.getMessage());
+  }
+
+  /**
+   * null_blk irqmode=2, one CPU, -d8 -s8 -c8 -p0: each cycle submits 8 reads, sleeps in
+   * io_cqring_wait while their timers run, and is woken by the interrupt that ends them. Its length
+   * is completion_nsec plus the cycle's CPU time, less what the CPU does while the timers already
+   * run: queue_rq of the 7 later requests and the context switch out.
+   */
+  @Test
+  void timerCompletionShouldFollowLittlesLaw() {
+    BlksimSettings s =
+        new Scenario()
+            .hocon(
+                "blksim.io-uring { depth = 8, batch-submit = 8, batch-complete = 8,"
+                    + " block-size = 512, polled = false }\nblksim.run.runtime = 10ms",
+                "test")
+            .nullBlk("irqmode=2 completion_nsec=10000")
+            .settings();
+    Recorder r = new Recorder();
+    RunResult res = Topology.build(s, r).run(new SequentialEngine());
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    long cycles = res.calls();
+    double cpuPerCycleNs = res.ledger().totalPs(0) / 1000.0 / cycles;
+    PathCosts costs = PathCosts.of(s.profile(), s.kernel(), new PathCosts.Knobs(true, true, true));
+    double queueRqNs = costs.step(KernelFn.NULL_QUEUE_RQ).ps() / 1000.0;
+    double switchNs = costs.step(KernelFn.SCHEDULE).ps() / 1000.0;
+    double cycleNs = 10_000 + cpuPerCycleNs - 7 * queueRqNs - switchNs;
+    double littlesLaw = 8 / (cycleNs * 1e-9);
+    double iops = r.intervals.stream().mapToLong(StatusSink.Interval::done).sum() / 0.010;
+    assertEquals(littlesLaw, iops, 0.03 * littlesLaw, "within 3 % of Little's law");
+    assertTrue(res.latencyNs().getValueAtPercentile(50) >= 10_000, "p50 at least completion_nsec");
+    assertEquals(
+        2.0,
+        res.ledger().steps(0).get("__schedule").calls() / (double) cycles,
+        0.01,
+        "one sleep and one wake-up per cycle");
+    assertTrue(res.ledger().time(0, CpuTime.IRQ) > 0, "the completions ran in hard interrupts");
   }
 }

@@ -28,7 +28,9 @@ public final class NullBlk {
      * irqmode=1: completed with {@code blk_mq_complete_request}, which runs the completion right
      * away on this CPU: locally when there are several hardware queues, else in BLOCK_SOFTIRQ.
      */
-    COMPLETE_REQUEST
+    COMPLETE_REQUEST,
+    /** irqmode=2: an hrtimer completes it {@code completion_nsec} later ({@link #timerExpired}). */
+    TIMER
   }
 
   private final int index;
@@ -38,6 +40,7 @@ public final class NullBlk {
   private long queuedRqs;
   private long polledRqs;
   private long completedRqs;
+  private long timersArmed;
 
   private static final class NullbQueue {
     final HctxType type;
@@ -98,8 +101,6 @@ public final class NullBlk {
   /**
    * {@code null_queue_rq} for a request already started ({@code blk_mq_start_request}): a poll
    * queue keeps it on its poll list; a default queue completes it as {@code irqmode} says.
-   *
-   * @throws UnsupportedOperationException for irqmode=2, whose timer is not modelled yet
    */
   public Queued queueRq(int hctx, Request rq) {
     NullbQueue nq = queues[hctx];
@@ -108,10 +109,11 @@ public final class NullBlk {
       queuedRqs++;
       return Queued.ON_POLL_LIST;
     }
-    if (settings.irqmode() == NullBlkSettings.IrqMode.TIMER) {
-      throw new UnsupportedOperationException("null_blk irqmode=2 (timer) is not modelled yet");
-    }
     queuedRqs++;
+    if (settings.irqmode() == NullBlkSettings.IrqMode.TIMER) {
+      timersArmed++;
+      return Queued.TIMER;
+    }
     completedRqs++;
     rq.markComplete();
     return settings.irqmode() == NullBlkSettings.IrqMode.NONE
@@ -137,6 +139,16 @@ public final class NullBlk {
     return nr;
   }
 
+  /** {@code null_cmd_timer_expired}: the request's timer fired; it completes. */
+  public void timerExpired(Request rq) {
+    if (timersArmed == 0) {
+      throw new IllegalStateException("a timer expired with none armed");
+    }
+    timersArmed--;
+    completedRqs++;
+    rq.markComplete();
+  }
+
   /** Requests waiting on {@code hctx}'s poll list. */
   public int pollListSize(int hctx) {
     return queues[hctx].pollList.size();
@@ -152,5 +164,6 @@ public final class NullBlk {
     }
     books.checkEqual(
         queuedRqs, polledRqs + completedRqs, diskName() + ": requests queued vs completed");
+    books.checkEqual(0, timersArmed, diskName() + ": completion timers still armed");
   }
 }

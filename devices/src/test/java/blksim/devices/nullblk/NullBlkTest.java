@@ -88,9 +88,16 @@ class NullBlkTest {
     Request rq3 = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq3);
     NullBlk timed = new NullBlk(0, timer);
-    assertThrows(UnsupportedOperationException.class, () -> timed.queueRq(0, rq3));
+    assertEquals(NullBlk.Queued.TIMER, timed.queueRq(0, rq3));
+    assertEquals(RqState.IN_FLIGHT, rq3.state(), "in flight until its timer fires");
+    Books armed = new Books();
+    timed.audit(armed);
+    assertFalse(armed.balanced(), "a timer still armed is in the books");
+    timed.timerExpired(rq3);
+    assertEquals(RqState.COMPLETE, rq3.state());
     Books books = new Books();
     timed.audit(books);
-    assertTrue(books.balanced(), "a refused request is not counted");
+    assertTrue(books.balanced(), books.violations().toString());
+    assertThrows(IllegalStateException.class, () -> timed.timerExpired(rq3), "no second expiry");
   }
 }

@@ -45,6 +45,11 @@ public enum KernelFn {
   IO_REQ_TASK_WORK_ADD("io_req_task_work_add"),
   TCTX_TASK_WORK("tctx_task_work"),
   IO_SUBMIT_FLUSH_COMPLETIONS("__io_submit_flush_completions"),
+  SCHEDULE("__schedule"),
+  IRQ_ENTRY("asm_sysvec_apic_timer_interrupt"),
+  HRTIMER_INTERRUPT("hrtimer_interrupt"),
+  NULL_TIMER_FN("null_cmd_timer_expired"),
+  TRY_TO_WAKE_UP("try_to_wake_up"),
   UNATTRIBUTED("[unattributed]");
 
   private final String symbol;

@@ -33,6 +33,10 @@ import java.util.Map;
  *   <li>{@code -F0}: {@code fget} and {@code fput}, one atomic each. {@code -B0}: {@code
  *       get_user_pages_fast} walks four page-table levels (L2 loads) and takes a page reference
  *       (atomic); {@code bio_release_pages} drops it (call and atomic).
+ *   <li>Timer interrupts (null_blk irqmode=2): entry and exit as a syscall's, {@code
+ *       hrtimer_interrupt} (a clock read, two loads), {@code null_cmd_timer_expired} (a call, a
+ *       load) per timer, and {@code try_to_wake_up} of a sleeping submitter (three atomics: the
+ *       task's pi_lock, the runqueue lock, the state; two loads).
  *   <li>Interrupt-driven completion: {@code blk_mq_complete_request} (two calls, one load), {@code
  *       io_req_task_work_add} (a spinlock with interrupts saved), {@code tctx_task_work} (a call
  *       per request; a locked splice with interrupts saved per run).
@@ -96,6 +100,10 @@ public final class PathCosts {
     set(KernelFn.BLK_MQ_COMPLETE_REQUEST, 2 * call + l2);
     set(KernelFn.IO_REQ_TASK_WORK_ADD, atomic + irq);
     set(KernelFn.TCTX_TASK_WORK, call);
+    set(KernelFn.IRQ_ENTRY, f.syscallNs());
+    set(KernelFn.HRTIMER_INTERRUPT, f.ktimeGetNs() + 2 * l2);
+    set(KernelFn.NULL_TIMER_FN, call + l2);
+    set(KernelFn.TRY_TO_WAKE_UP, 3 * atomic + 2 * l2);
     tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK.symbol(), ps(2 * atomic + irq));
     for (KernelFn fn : KernelFn.values()) {
       if (!steps.containsKey(fn)) {

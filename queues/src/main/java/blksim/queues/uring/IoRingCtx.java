@@ -87,6 +87,26 @@ public final class IoRingCtx {
     reqCache.addFirst(req);
   }
 
+  /** Requests issued whose bio has not completed yet. */
+  public long awaitingCompletion() {
+    long completedInPoll =
+        iopollList.stream().filter(r -> r.state() == IoKiocb.State.COMPLETED).count();
+    return submitted - completed - taskList.size() - completedInPoll;
+  }
+
+  /**
+   * Ring teardown after the thread ended: completions on the task_work list are dropped, as nobody
+   * will run it.
+   */
+  public void dropTaskWorkAtExit() {
+    for (IoKiocb req = taskList.pollFirst(); req != null; req = taskList.pollFirst()) {
+      req.free();
+      reqCache.addFirst(req);
+      completed++;
+      dropped++;
+    }
+  }
+
   /** Requests whose completion waits on the task_work list. */
   public int taskWorkPending() {
     return taskList.size();

@@ -1,0 +1,89 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.engine.Outbox;
+import blksim.actors.nullblk.NullBlkDevice;
+import blksim.queues.bio.Bio;
+import blksim.queues.blkmq.Request;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.uring.IoKiocb;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A hard interrupt on this CPU: {@code hrtimer_interrupt} runs every expired null_blk timer ({@code
+ * null_cmd_timer_expired} → {@code end_cmd} → {@code blk_mq_end_request}), each bio's {@code
+ * bi_end_io} queues io_uring task_work for the submitter and wakes it if it sleeps, and the bios go
+ * back to their bio_set from interrupt context. Timers that expire while it runs are taken in the
+ * same interrupt, as {@code __hrtimer_run_queues} does.
+ *
+ * <p>Each method returns the time the interrupt ends, or -1 while a call of it is out.
+ */
+final class IrqPath {
+  private final CpuCore c;
+  private final SubmitterPath thread;
+  private final ArrayDeque<List<Cpu.TimerFired>> groups = new ArrayDeque<>();
+
+  IrqPath(CpuCore c, SubmitterPath thread) {
+    this.c = c;
+    this.thread = thread;
+  }
+
+  /** A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, then the timers. */
+  long start(long t, List<Cpu.TimerFired> fired, Outbox out) {
+    t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
+    return more(t, fired, out);
+  }
+
+  /** More expired timers, in the interrupt that runs. */
+  long more(long t, List<Cpu.TimerFired> fired, Outbox out) {
+    Map<Integer, List<Cpu.TimerFired>> byHctx = new LinkedHashMap<>();
+    for (Cpu.TimerFired f : fired) {
+      byHctx.computeIfAbsent(f.hctx(), h -> new ArrayList<>()).add(f);
+    }
+    groups.addAll(byHctx.values());
+    return next(t, out);
+  }
+
+  private long next(long t, Outbox out) {
+    List<Cpu.TimerFired> g = groups.peekFirst();
+    if (g == null) {
+      return t;
+    }
+    List<Request> rqs = new ArrayList<>(g.size());
+    for (Cpu.TimerFired f : g) {
+      rqs.add(f.rq());
+    }
+    Cpu.TimerFired first = g.get(0);
+    out.send(
+        first.device(),
+        new NullBlkDevice.TimersExpired(
+            t, c.call(CpuTime.IRQ), first.hctxIndex(), first.hctxRef(), rqs));
+    return -1;
+  }
+
+  /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
+  long onIrqEnded(Cpu.IrqEnded m, Outbox out) {
+    groups.pollFirst();
+    for (Bio bio : m.ended()) {
+      c.ring.completeRw((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
+    }
+    long t = m.atPs() + c.charge(CpuTime.IRQ, CpuPaths.IRQ_END_PATH, m.ended().size());
+    if (thread.wakeIfSleeping()) {
+      t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
+    }
+    out.send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.IRQ, m.ended(), c.self));
+    return -1;
+  }
+
+  long onBiosPut(long t, Outbox out) {
+    if (thread.exiting()) {
+      c.ring.dropTaskWorkAtExit();
+    }
+    return next(t, out);
+  }
+}

@@ -1,0 +1,365 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import blksim.actors.hctx.HwQueue;
+import blksim.actors.tiouring.MainThread;
+import blksim.queues.bio.Bio;
+import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.uring.IoKiocb;
+import blksim.queues.uring.Submitter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The submitter thread's path on its CPU: t/io_uring's loop in user space and io_uring_enter in the
+ * kernel, one chain of calls at a time (see {@link Cpu}). It sleeps in {@code io_cqring_wait} when
+ * a ring without IOPOLL waits for completions that interrupts will bring.
+ */
+final class SubmitterPath {
+  /** Consecutive polls that find nothing before the model is declared stuck. */
+  static final int MAX_EMPTY_POLLS = 1_000_000;
+
+  private final CpuCore c;
+  private final List<IoKiocb> submitting = new ArrayList<>();
+  private final ArrayDeque<Group> groups = new ArrayDeque<>();
+  private boolean submitPhase;
+  private Submitter.EnterArgs args;
+  private int ret;
+  private int nrEvents;
+  private int emptyPolls;
+  private boolean inFlight;
+  private boolean sleeping;
+  private boolean woken;
+  private boolean exiting;
+  private long exitedAtPs;
+  private long freeAtPs;
+
+  SubmitterPath(CpuCore c) {
+    this.c = c;
+  }
+
+  /** The requests of one batch that go to one hardware queue. */
+  private record Group(int hctx, List<IoKiocb> reqs, List<Bio> bios) {}
+
+  /** Handles a reply to the thread's chain of calls. */
+  void handle(Cpu.Command m, Outbox out) {
+    inFlight = false;
+    if (m instanceof Cpu.BiosAllocated b) {
+      onBiosAllocated(b, out);
+    } else if (m instanceof Cpu.BiosQueued q) {
+      onBiosQueued(q, out);
+    } else if (m instanceof Cpu.Polled p) {
+      onPolled(p, out);
+    } else if (m instanceof Cpu.BiosPut p) {
+      onBiosPut(p.atPs(), out);
+    } else if (m instanceof Cpu.Resume r) {
+      onResume(r.atPs(), out);
+    } else {
+      throw new IllegalStateException("not a reply to the thread: " + m);
+    }
+  }
+
+  /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
+  void pass(long t, Outbox out) {
+    int toPrep = c.sub.toPrep();
+    int prepped =
+        toPrep > 0
+            ? c.sub.prepMoreIos(toPrep, t, c.costs.step(KernelFn.PREP_MORE_IOS_URING).ps())
+            : 0;
+    t += c.charge(CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_URING, prepped);
+    c.sub.beginPass(prepped);
+    enter(t, out);
+  }
+
+  /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
+  private void enter(long t, Outbox out) {
+    args = c.sub.enterArgs();
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.ENTER_PATH, 1);
+    ret = 0;
+    nrEvents = 0;
+    for (int i = 0; i < args.toSubmit(); i++) {
+      IoKiocb req = c.ring.submitSqe();
+      if (req == null) {
+        break;
+      }
+      submitting.add(req);
+    }
+    int n = submitting.size();
+    if (n > 0 && c.cfg.iopoll() && !c.cfg.oDirect()) {
+      // io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue.
+      t += c.charge(CpuTime.SUBMIT, CpuPaths.FAILED_SUBMIT_PATH, n);
+      for (IoKiocb req : submitting) {
+        c.ring.failRequest(req, -Submitter.EOPNOTSUPP);
+      }
+      ret = n;
+      submitting.clear();
+      n = 0;
+    }
+    if (n == 0) {
+      afterSubmit(t, out);
+      return;
+    }
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.SUBMIT_PATH, n);
+    send(
+        c.bioset,
+        new BioSetCache.AllocBios(
+            t, c.index, CpuTime.SUBMIT, n, c.cfg.allocCache(), c.cfg.nrVecs(), c.self),
+        out);
+  }
+
+  /**
+   * __blkdev_direct_IO_async with its bio: set each up, then submit them, one hardware queue after
+   * another when the batch spans several devices (each in the order it first appears).
+   */
+  private void onBiosAllocated(Cpu.BiosAllocated m, Outbox out) {
+    List<Bio> bios = m.bios();
+    Map<Integer, Group> byHctx = new LinkedHashMap<>();
+    for (int i = 0; i < bios.size(); i++) {
+      Bio bio = bios.get(i);
+      IoKiocb req = submitting.get(i);
+      bio.setRange(req.sqe().off() >> 9, req.sqe().len());
+      bio.setBioPrivate(req);
+      if (c.cfg.iopoll()) {
+        bio.setPolled();
+      }
+      req.setKiocbPrivate(bio);
+      int hctx = c.cfg.hctxOf((int) (req.sqe().userData() & 0xffffffffL));
+      req.setCookie(hctx);
+      Group g =
+          byHctx.computeIfAbsent(hctx, h -> new Group(h, new ArrayList<>(), new ArrayList<>()));
+      g.reqs().add(req);
+      g.bios().add(bio);
+    }
+    groups.addAll(byHctx.values());
+    ret = submitting.size();
+    submitting.clear();
+    submitPhase = true;
+    nextGroup(m.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, bios.size()), out);
+  }
+
+  /** Submits the next group of the batch, or goes on after io_submit_sqes. */
+  private void nextGroup(long t, Outbox out) {
+    Group g = groups.peekFirst();
+    if (g == null) {
+      submitPhase = false;
+      afterSubmit(t, out);
+      return;
+    }
+    send(c.hctxs.get(g.hctx()), new HwQueue.SubmitBios(t, c.call(CpuTime.SUBMIT), g.bios()), out);
+  }
+
+  private void onBiosQueued(Cpu.BiosQueued m, Outbox out) {
+    Group g = groups.pollFirst();
+    if (c.cfg.iopoll()) {
+      for (IoKiocb req : g.reqs()) {
+        c.ring.iopollReqIssued(req);
+      }
+    }
+    if (m.ended().isEmpty()) {
+      nextGroup(m.atPs(), out);
+      return;
+    }
+    // Completed inline: io_complete_rw queues each completion as task_work, then bio_put.
+    for (Bio bio : m.ended()) {
+      c.ring.completeRw((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
+    }
+    long t = m.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, m.ended().size());
+    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, m.ended(), c.self), out);
+  }
+
+  /**
+   * After io_submit_sqes. IOPOLL: io_iopoll_check if the caller asked for events. Otherwise
+   * io_cqring_wait: run the task_work that completions queued, posting their CQEs, and sleep until
+   * there are {@code min_complete}.
+   */
+  private void afterSubmit(long t, Outbox out) {
+    if (c.cfg.iopoll()) {
+      if (args.getEvents() && c.ring.cqEvents() == 0 && !c.ring.iopollListEmpty()) {
+        poll(t, out);
+      } else {
+        leave(t, out);
+      }
+      return;
+    }
+    cqringWait(t, out);
+  }
+
+  /** io_cqring_wait's loop: run task_work, then return or sleep. */
+  private void cqringWait(long t, Outbox out) {
+    t += runTaskWork();
+    if (!args.getEvents() || c.ring.cqEvents() >= args.toWait()) {
+      leave(t, out);
+      return;
+    }
+    if (c.ring.awaitingCompletion() == 0) {
+      throw new InvariantBroken(
+          c.self.name()
+              + ": io_uring_enter waits for "
+              + args.toWait()
+              + " completions with "
+              + c.ring.cqEvents()
+              + " posted and none to come");
+    }
+    t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
+    sleeping = true;
+    freeAtPs = t;
+  }
+
+  /** tctx_task_work: the completions queued since it last ran post their CQEs. */
+  private long runTaskWork() {
+    if (c.ring.taskWorkPending() == 0) {
+      return 0;
+    }
+    long ps = c.charger.charge(c.index, CpuTime.SUBMIT, c.costs.tctxTaskWorkPerRun(), 1);
+    return ps + c.charge(CpuTime.SUBMIT, CpuPaths.TASK_WORK_PATH, c.ring.runTaskWork());
+  }
+
+  /**
+   * A completion's task_work was queued while the thread slept: {@code try_to_wake_up}.
+   *
+   * @return whether this woke it (the first time only)
+   */
+  boolean wakeIfSleeping() {
+    if (sleeping && !woken) {
+      woken = true;
+      return true;
+    }
+    return false;
+  }
+
+  boolean woken() {
+    return woken;
+  }
+
+  /** The woken thread is switched back in when the interrupt is over, and waits on. */
+  void wake(long t, Outbox out) {
+    sleeping = false;
+    woken = false;
+    cqringWait(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
+  }
+
+  /** io_do_iopoll: poll the hardware queue of the request at the head of the IOPOLL list. */
+  private void poll(long t, Outbox out) {
+    IoKiocb head = c.ring.iopollHead();
+    send(c.hctxs.get(head.cookie()), new HwQueue.Poll(t, c.call(CpuTime.POLL)), out);
+  }
+
+  /** bio_endio of each bio found: blkdev_bio_end_io_async, ki_complete, then bio_put. */
+  private void onPolled(Cpu.Polled m, Outbox out) {
+    List<Bio> ended = m.ended();
+    if (ended.isEmpty()) {
+      if (++emptyPolls >= MAX_EMPTY_POLLS) {
+        throw new InvariantBroken(
+            c.self.name() + ": " + emptyPolls + " polls in a row found nothing");
+      }
+      afterPut(m.atPs() + c.charge(CpuTime.POLL, CpuPaths.EMPTY_POLL_PATH, 1), out);
+      return;
+    }
+    emptyPolls = 0;
+    for (Bio bio : ended) {
+      c.ring.completeRwIopoll((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
+    }
+    long t =
+        m.atPs()
+            + c.charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
+            + c.charge(CpuTime.POLL, CpuPaths.END_IO_PATH, ended.size());
+    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.self), out);
+  }
+
+  private void onBiosPut(long t, Outbox out) {
+    if (submitPhase) {
+      nextGroup(t, out);
+    } else {
+      afterPut(t, out);
+    }
+  }
+
+  /** The end of io_do_iopoll: post CQEs for the completed prefix; poll again or return. */
+  private void afterPut(long t, Outbox out) {
+    if (exiting) {
+      c.ring.dropCompletedAtExit();
+      if (c.ring.iopollListEmpty()) {
+        freeAtPs = t;
+      } else {
+        poll(t, out);
+      }
+      return;
+    }
+    int nr = c.ring.iopollFlushCompleted();
+    t += c.charge(CpuTime.POLL, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
+    nrEvents += nr;
+    if (nrEvents < args.toWait() && !c.ring.iopollListEmpty()) {
+      poll(t, out);
+    } else {
+      leave(t, out);
+    }
+  }
+
+  private void leave(long t, Outbox out) {
+    send(c.self, new Cpu.Resume(t), out);
+  }
+
+  /** Back in user space: reap, then t/io_uring's rules. */
+  private void onResume(long t, Outbox out) {
+    int thisReap =
+        c.sub.reap(
+            t,
+            c.costs.step(KernelFn.REAP_EVENTS_URING).ps(),
+            ps -> c.latencyNs.recordValue(ps / 1000));
+    t += c.charge(CpuTime.SUBMIT, KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
+    switch (c.sub.entered(ret, thisReap)) {
+      case ENTER -> enter(t, out);
+      case PASS -> pass(t, out);
+      case EXIT -> exitThread(t, out);
+    }
+  }
+
+  /** The thread ends; requests still in flight are reaped by the ring's teardown. */
+  private void exitThread(long t, Outbox out) {
+    exiting = true;
+    exitedAtPs = t;
+    freeAtPs = t;
+    if (!c.sub.fatal().isEmpty()) {
+      out.send(c.main, new MainThread.ThreadExited(t, c.cfg.submitter(), c.sub.fatal()));
+    }
+    if (!c.ring.iopollListEmpty()) {
+      poll(t, out);
+    }
+  }
+
+  private <M extends SimMessage> void send(SimRef<M> to, M message, Outbox out) {
+    inFlight = true;
+    out.send(to, message);
+  }
+
+  /** A call of the thread's is out: the CPU is busy with it until the reply comes back. */
+  boolean inFlight() {
+    return inFlight;
+  }
+
+  /** From when the CPU is free of the thread's work (asleep, or ended). */
+  long freeAtPs() {
+    return freeAtPs;
+  }
+
+  boolean exiting() {
+    return exiting;
+  }
+
+  long exitedAtPs() {
+    return exitedAtPs;
+  }
+
+  /** The thread ended and no request of its ring is left in the kernel. */
+  boolean done() {
+    return exiting && !inFlight && c.ring.iopollListEmpty() && c.ring.awaitingCompletion() == 0;
+  }
+}
