@@ -72,7 +72,11 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     List<Bio> bios = new ArrayList<>(m.count());
     long t = m.atPs();
     for (int i = 0; i < m.count(); i++) {
+      long splices = bioSet.splices();
       Bio bio = bioSet.allocPercpuCache(m.cpu(), m.allocCache(), m.nrVecs());
+      if (bioSet.splices() != splices) {
+        t += charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_IRQ_CACHE_SPLICE);
+      }
       if (bio != null) {
         t += charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_KIOCB);
       } else {
@@ -95,15 +99,17 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
         bioSet.leak(bio);
         continue;
       }
-      BioSet.PutPath path = bioSet.put(m.cpu(), bio);
-      t +=
-          charge(
-              m.cpu(),
-              m.what(),
-              path == BioSet.PutPath.CACHED ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
+      BioSet.PutPath path = bioSet.put(m.cpu(), bio, m.what() == CpuTime.IRQ);
+      t += charge(m.cpu(), m.what(), PUT_FN.get(path));
     }
     out.send(m.replyTo(), new Cpu.BiosPut(t));
   }
+
+  private static final java.util.Map<BioSet.PutPath, KernelFn> PUT_FN =
+      java.util.Map.of(
+          BioSet.PutPath.CACHED, KernelFn.BIO_PUT,
+          BioSet.PutPath.CACHED_IRQ, KernelFn.BIO_PUT_IRQ_LIST,
+          BioSet.PutPath.FREED, KernelFn.BIO_FREE);
 
   private long charge(int cpu, CpuTime what, KernelFn fn) {
     return charger.charge(cpu, what, fn, 1);

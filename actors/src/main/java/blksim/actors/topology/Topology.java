@@ -95,7 +95,8 @@ public final class Topology {
     bioset =
         new BioSetCache(
             "blkdev_dio_pool",
-            new BioSet("blkdev_dio_pool", s.bioset(), nrCpus),
+            new BioSet(
+                "blkdev_dio_pool", s.bioset(), nrCpus, s.kernel().has(Patch.BIO_CACHE_IRQ_LIST)),
             costs,
             s.books().breakOnPurpose());
     registry.bind(biosetRef, bioset);

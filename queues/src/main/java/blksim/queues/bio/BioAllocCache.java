@@ -8,7 +8,9 @@ import java.util.ArrayDeque;
  */
 public final class BioAllocCache {
   private final ArrayDeque<Bio> freeList = new ArrayDeque<>();
+  private final ArrayDeque<Bio> freeListIrq = new ArrayDeque<>();
   private int nr;
+  private int nrIrq;
 
   /** Takes the most recently freed bio, or null if the list is empty. */
   Bio pop() {
@@ -34,11 +36,34 @@ public final class BioAllocCache {
     return bio;
   }
 
+  /** Pushes a bio on the IRQ list ({@code free_list_irq}, 6.2+); returns the new {@code nr_irq}. */
+  int pushIrq(Bio bio) {
+    freeListIrq.addFirst(bio);
+    return ++nrIrq;
+  }
+
+  /** {@code bio_alloc_irq_cache_splice}: the IRQ list becomes the free list. */
+  void spliceIrq() {
+    while (!freeListIrq.isEmpty()) {
+      freeList.addLast(freeListIrq.pollFirst());
+    }
+    nr += nrIrq;
+    nrIrq = 0;
+  }
+
   public int nr() {
     return nr;
   }
 
+  public int nrIrq() {
+    return nrIrq;
+  }
+
   int listSize() {
     return freeList.size();
+  }
+
+  int irqListSize() {
+    return freeListIrq.size();
   }
 }

@@ -21,14 +21,24 @@ public final class BioSet {
   public enum PutPath {
     /** Pushed on a per-CPU list. */
     CACHED,
+    /** Pushed on a per-CPU IRQ list (6.2+), interrupts saved around it. */
+    CACHED_IRQ,
     /** Freed to the mempool and slab. */
     FREED
   }
+
+  /** {@code ALLOC_CACHE_THRESHOLD} (6.2+): IRQ-list bios taken over once there are this many. */
+  public static final int ALLOC_CACHE_THRESHOLD = 16;
+
+  /** {@code ALLOC_CACHE_MAX} of 6.2+. */
+  public static final int ALLOC_CACHE_MAX_6_2 = 256;
 
   private final String name;
   private final BioSetSettings settings;
   private final BioAllocCache[] caches;
   private final Mempool mempool;
+  private final boolean irqList;
+  private long splices;
   private long outstanding;
   private long cacheHits;
   private long cacheMisses;
@@ -39,6 +49,16 @@ public final class BioSet {
    * @param nrCpus CPUs, one cache each when {@code settings.percpuCache()}
    */
   public BioSet(String name, BioSetSettings settings, int nrCpus) {
+    this(name, settings, nrCpus, false);
+  }
+
+  /**
+   * @param irqList the 6.2 rules (patch bio-cache-irq-list): a second list for bios put from
+   *     interrupt context or not polled, taken over at {@link #ALLOC_CACHE_THRESHOLD}, and at most
+   *     {@link #ALLOC_CACHE_MAX_6_2} bios cached in all, with no slack
+   */
+  public BioSet(String name, BioSetSettings settings, int nrCpus, boolean irqList) {
+    this.irqList = irqList;
     this.name = name;
     this.settings = settings;
     this.caches = new BioAllocCache[settings.percpuCache() ? nrCpus : 0];
@@ -58,7 +78,12 @@ public final class BioSet {
     if (!usesCache(allocCache, nrVecs)) {
       return null;
     }
-    Bio bio = caches[cpu].pop();
+    BioAllocCache cache = caches[cpu];
+    if (irqList && cache.nr() == 0 && cache.nrIrq() >= ALLOC_CACHE_THRESHOLD) {
+      cache.spliceIrq();
+      splices++;
+    }
+    Bio bio = cache.pop();
     if (bio == null) {
       cacheMisses++;
       return null;
@@ -76,8 +101,17 @@ public final class BioSet {
     return handOut(mempool.alloc(), usesCache(allocCache, nrVecs));
   }
 
-  /** The final {@code bio_put} on {@code cpu}: back to that CPU's cache or to the mempool. */
+  /** The final {@code bio_put} on {@code cpu}, from process context. */
   public PutPath put(int cpu, Bio bio) {
+    return put(cpu, bio, false);
+  }
+
+  /**
+   * The final {@code bio_put} on {@code cpu}: back to that CPU's cache or to the mempool.
+   *
+   * @param inInterrupt whether it is put from interrupt context
+   */
+  public PutPath put(int cpu, Bio bio, boolean inInterrupt) {
     if (!bio.inUse() || bio.pool() != this) {
       throw new InvariantBroken(
           name + ": bio " + bio.id() + " put twice or into the wrong bio_set");
@@ -90,6 +124,20 @@ public final class BioSet {
       return PutPath.FREED;
     }
     BioAllocCache cache = caches[cpu];
+    if (irqList) {
+      // bio_put_percpu_cache (6.2): full caches free; polled task-context puts go to free_list,
+      // everything else to free_list_irq.
+      if (cache.nr() + cache.nrIrq() > ALLOC_CACHE_MAX_6_2) {
+        uncacheAndFree(bio);
+        return PutPath.FREED;
+      }
+      if (bio.polled() && !inInterrupt) {
+        cache.push(bio);
+        return PutPath.CACHED;
+      }
+      cache.pushIrq(bio);
+      return PutPath.CACHED_IRQ;
+    }
     if (cache.push(bio) > settings.allocCacheMax() + settings.allocCacheSlack()) {
       for (int i = 0; i < settings.allocCacheSlack(); i++) {
         mempool.free(cache.pollOldest());
@@ -97,6 +145,15 @@ public final class BioSet {
       }
     }
     return PutPath.CACHED;
+  }
+
+  private void uncacheAndFree(Bio bio) {
+    mempool.free(bio);
+  }
+
+  /** {@code bio_alloc_irq_cache_splice} calls. */
+  public long splices() {
+    return splices;
   }
 
   /** Forgets a bio handed out, as a leak would; only for testing the books. */
@@ -150,7 +207,11 @@ public final class BioSet {
           caches[cpu].nr(),
           caches[cpu].listSize(),
           name + ": cpu" + cpu + " cache nr vs its free list");
-      cached += caches[cpu].listSize();
+      books.checkEqual(
+          caches[cpu].nrIrq(),
+          caches[cpu].irqListSize(),
+          name + ": cpu" + cpu + " cache nr_irq vs its IRQ list");
+      cached += caches[cpu].listSize() + caches[cpu].irqListSize();
     }
     books.checkEqual(
         mempool.slabAllocs() - mempool.slabFrees(),

@@ -41,6 +41,8 @@ public enum KernelFn {
   BLKDEV_BIO_END_IO_ASYNC("blkdev_bio_end_io_async"),
   BIO_RELEASE_PAGES("bio_release_pages"),
   BIO_PUT("bio_put"),
+  BIO_PUT_IRQ_LIST("bio_put (free_list_irq)"),
+  BIO_ALLOC_IRQ_CACHE_SPLICE("bio_alloc_irq_cache_splice"),
   BIO_FREE("bio_free"),
   IO_REQ_TASK_WORK_ADD("io_req_task_work_add"),
   TCTX_TASK_WORK("tctx_task_work"),

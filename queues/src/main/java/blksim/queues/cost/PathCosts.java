@@ -33,6 +33,8 @@ import java.util.Map;
  *   <li>{@code -F0}: {@code fget} and {@code fput}, one atomic each. {@code -B0}: {@code
  *       get_user_pages_fast} walks four page-table levels (L2 loads) and takes a page reference
  *       (atomic); {@code bio_release_pages} drops it (call and atomic).
+ *   <li>The IRQ list of the bio cache (6.2, patch bio-cache-irq-list): a put to it and a splice of
+ *       it each save and restore interrupts.
  *   <li>Timer interrupts (null_blk irqmode=2): entry and exit as a syscall's, {@code
  *       hrtimer_interrupt} (a clock read, two loads), {@code null_cmd_timer_expired} (a call, a
  *       load) per timer, and {@code try_to_wake_up} of a sleeping submitter (three atomics: the
@@ -100,6 +102,8 @@ public final class PathCosts {
     set(KernelFn.BLK_MQ_COMPLETE_REQUEST, 2 * call + l2);
     set(KernelFn.IO_REQ_TASK_WORK_ADD, atomic + irq);
     set(KernelFn.TCTX_TASK_WORK, call);
+    set(KernelFn.BIO_PUT_IRQ_LIST, p.scaledNs("bio_put") + irq);
+    set(KernelFn.BIO_ALLOC_IRQ_CACHE_SPLICE, irq);
     set(KernelFn.IRQ_ENTRY, f.syscallNs());
     set(KernelFn.HRTIMER_INTERRUPT, f.ktimeGetNs() + 2 * l2);
     set(KernelFn.NULL_TIMER_FN, call + l2);

@@ -120,4 +120,44 @@ class BioSetTest {
     set.audit(books);
     assertTrue(books.balanced(), books.violations().toString());
   }
+
+  @Test
+  void theIrqListOf62ShouldTakeInterruptPutsAndBeSplicedAtTheThreshold() {
+    BioSet set = new BioSet("irq", KERNEL, 1, true);
+    List<Bio> bios = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      bios.add(alloc(set, 0));
+    }
+    for (int i = 0; i < 15; i++) {
+      assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(i), true));
+    }
+    assertNull(set.allocPercpuCache(0, true, 0), "15 on the IRQ list: below ALLOC_CACHE_THRESHOLD");
+    assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(15), true));
+    assertNotNull(set.allocPercpuCache(0, true, 0), "16: spliced over");
+    assertEquals(1, set.splices());
+    Bio polled = bios.get(16);
+    polled.setPolled();
+    assertEquals(
+        BioSet.PutPath.CACHED, set.put(0, polled, false), "a polled bio put in task context");
+    Bio notPolled = bios.get(17);
+    assertEquals(
+        BioSet.PutPath.CACHED_IRQ, set.put(0, notPolled, false), "not polled: the IRQ list");
+  }
+
+  @Test
+  void theCacheOf62ShouldHoldAtMost256() {
+    BioSet set = new BioSet("irq", KERNEL, 1, true);
+    List<Bio> bios = new ArrayList<>();
+    for (int i = 0; i < 258; i++) {
+      bios.add(alloc(set, 0));
+    }
+    for (int i = 0; i < 257; i++) {
+      assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(i), true), "bio " + i);
+    }
+    assertEquals(
+        BioSet.PutPath.FREED, set.put(0, bios.get(257), true), "past ALLOC_CACHE_MAX: freed");
+    Books books = new Books();
+    set.audit(books);
+    assertTrue(books.balanced(), books.violations().toString());
+  }
 }
