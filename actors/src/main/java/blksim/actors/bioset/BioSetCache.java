@@ -11,9 +11,11 @@ import blksim.config.BooksSettings;
 import blksim.queues.bio.Bio;
 import blksim.queues.bio.BioSet;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.time.SpinLock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,6 +52,8 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
 
   private final BioSet bioSet;
   private final Charger charger;
+  private final SpinLock listLock = new SpinLock("slab list_lock");
+  private final CostStep listLockLine;
   private boolean leakOne;
 
   public BioSetCache(
@@ -57,6 +61,8 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     super(name);
     this.bioSet = bioSet;
     this.charger = new Charger(costs);
+    this.listLockLine =
+        new CostStep("[line from another CPU] slab list_lock", costs.lineTransferPs());
     this.leakOne = breakOnPurpose == BooksSettings.Break.LEAK_BIO;
   }
 
@@ -81,6 +87,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
         t += charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_KIOCB);
       } else {
         bio = bioSet.allocBioset(m.cpu(), m.allocCache(), m.nrVecs());
+        t += slabSlowPath(m.cpu(), m.what(), t);
         t +=
             charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_BIOSET)
                 + charge(m.cpu(), m.what(), KernelFn.KMEM_CACHE_ALLOC);
@@ -100,6 +107,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
         continue;
       }
       BioSet.PutPath path = bioSet.put(m.cpu(), bio, m.what() == CpuTime.IRQ);
+      t += slabSlowPath(m.cpu(), m.what(), t);
       t += charge(m.cpu(), m.what(), PUT_FN.get(path));
     }
     out.send(m.replyTo(), new Cpu.BiosPut(t));
@@ -110,6 +118,30 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
           BioSet.PutPath.CACHED, KernelFn.BIO_PUT,
           BioSet.PutPath.CACHED_IRQ, KernelFn.BIO_PUT_IRQ_LIST,
           BioSet.PutPath.FREED, KernelFn.BIO_FREE);
+
+  /**
+   * If the slab's last alloc or free took SLUB's slow path, what other CPUs make the node's
+   * list_lock cost: waiting for it and pulling its line over. The uncontended slow path is already
+   * in the profiled averages of kmem_cache_alloc and bio_free, so it is not charged again.
+   */
+  private long slabSlowPath(int cpu, CpuTime what, long atPs) {
+    if (!bioSet.lastSlabSlowPath()) {
+      return 0;
+    }
+    PathCosts costs = charger.costs();
+    SpinLock.Acquired a =
+        listLock.acquire(cpu, atPs, costs.slabListHoldPs(), costs.lineTransferPs());
+    long ps = 0;
+    if (a.waitPs() > 0) {
+      ps +=
+          charger.charge(
+              cpu, CpuTime.LOCK_WAIT, new CostStep("[lock wait] slab list_lock", a.waitPs()), 1);
+    }
+    if (a.transferPs() > 0) {
+      ps += charger.charge(cpu, what, listLockLine, 1);
+    }
+    return ps;
+  }
 
   private long charge(int cpu, CpuTime what, KernelFn fn) {
     return charger.charge(cpu, what, fn, 1);

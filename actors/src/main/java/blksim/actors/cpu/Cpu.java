@@ -14,11 +14,13 @@ import blksim.queues.blkmq.Request;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -52,7 +54,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           Finish,
           Resume,
           TimerFired,
-          IrqEnded {}
+          IrqEnded,
+          CompletedElsewhere {}
 
   /** Starts the submitter thread. */
   public record Start(long atPs) implements Command {}
@@ -96,6 +99,15 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       Request rq)
       implements Command {}
 
+  /**
+   * Another CPU's poll ended requests of this CPU's ring: its {@code io_complete_rw_iopoll} wrote
+   * their results and {@code iopoll_completed}; the next io_do_iopoll here finds them done.
+   */
+  public record CompletedElsewhere(long atPs, List<Completion> completions) implements Command {}
+
+  /** A request and the result it completed with. */
+  public record Completion(IoKiocb req, int res) {}
+
   /** The hardware queue ended the requests of expired timers; these are their bios. */
   public record IrqEnded(long atPs, List<Bio> ended) implements Command {}
 
@@ -109,6 +121,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /**
    * @param index the CPU's number
    * @param hctxs every hardware queue of every device, device after device
+   * @param peers every CPU that runs a submitter, by number
    */
   public Cpu(
       int index,
@@ -119,9 +132,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       Submitter sub,
       IoRingCtx ring,
       CpuConfig cfg,
-      PathCosts costs) {
+      PathCosts costs,
+      Map<Integer, SimRef<Command>> peers) {
     super(self.name());
-    this.core = new CpuCore(index, self, bioset, main, hctxs, sub, ring, cfg, costs);
+    this.core = new CpuCore(index, self, bioset, main, hctxs, sub, ring, cfg, costs, peers);
     this.thread = new SubmitterPath(core);
     this.irq = new IrqPath(core, thread);
   }
@@ -137,6 +151,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(BiosPut.class, this::onBiosPut)
         .on(TimerFired.class, this::onTimerFired)
         .on(IrqEnded.class, (m, out) -> irqReturned(irq.onIrqEnded(m, out), out))
+        .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> core.sub.finish())
         .build();
@@ -212,6 +227,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       return new Resume(t);
     }
     throw new IllegalStateException("not a reply to the thread: " + m);
+  }
+
+  private void onCompletedElsewhere(CompletedElsewhere m, Outbox out) {
+    for (Completion done : m.completions()) {
+      core.ring.completeRwIopollElsewhere(done.req(), done.res());
+    }
   }
 
   private void onReadCounters(ReadCounters m, Outbox out) {

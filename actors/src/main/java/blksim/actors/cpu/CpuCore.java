@@ -5,12 +5,14 @@ import blksim.actors.engine.Charger;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.tiouring.MainThread;
+import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /** What the thread's path and the interrupt path of one CPU share: its identity, refs and books. */
@@ -26,6 +28,16 @@ final class CpuCore {
   final PathCosts costs;
   final Charger charger;
   final Histogram latencyNs = new Histogram(3);
+  final Map<Integer, SimRef<Cpu.Command>> peers;
+
+  /**
+   * Completing another ring's request: bio_endio and io_complete_rw_iopoll write its request, its
+   * bio and its io_kiocb, three lines another CPU wrote last.
+   */
+  final CostStep remoteCompletion;
+
+  /** The owner's io_kiocb line coming back after another CPU completed it. */
+  final CostStep kiocbBack;
 
   CpuCore(
       int index,
@@ -36,7 +48,8 @@ final class CpuCore {
       Submitter sub,
       IoRingCtx ring,
       CpuConfig cfg,
-      PathCosts costs) {
+      PathCosts costs,
+      Map<Integer, SimRef<Cpu.Command>> peers) {
     this.index = index;
     this.self = self;
     this.bioset = bioset;
@@ -47,6 +60,12 @@ final class CpuCore {
     this.cfg = cfg;
     this.costs = costs;
     this.charger = new Charger(costs);
+    this.peers = Map.copyOf(peers);
+    this.remoteCompletion =
+        new CostStep("[lines from another CPU] request, bio, io_kiocb", 3 * costs.lineTransferPs());
+    this.kiocbBack =
+        new CostStep(
+            "[line from another CPU] own io_kiocb, completed elsewhere", costs.lineTransferPs());
   }
 
   long charge(CpuTime what, KernelFn fn, int calls) {

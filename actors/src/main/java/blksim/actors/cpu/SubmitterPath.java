@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The submitter thread's path on its CPU: t/io_uring's loop in user space and io_uring_enter in the
@@ -249,6 +250,11 @@ final class SubmitterPath {
   /** io_do_iopoll: poll the hardware queue of the request at the head of the IOPOLL list. */
   private void poll(long t, Outbox out) {
     IoKiocb head = c.ring.iopollHead();
+    if (head.state() == IoKiocb.State.COMPLETED) {
+      // Another CPU's poll completed it: io_do_iopoll stops at it and flushes, polling nothing.
+      afterPut(t + c.charge(CpuTime.POLL, KernelFn.IO_DO_IOPOLL, 1), out);
+      return;
+    }
     send(c.hctxs.get(head.cookie()), new HwQueue.Poll(t, c.call(CpuTime.POLL)), out);
   }
 
@@ -264,13 +270,26 @@ final class SubmitterPath {
       return;
     }
     emptyPolls = 0;
+    Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
     for (Bio bio : ended) {
-      c.ring.completeRwIopoll((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
+      IoKiocb req = (IoKiocb) bio.bioPrivate();
+      if (req.owner() == c.index) {
+        c.ring.completeRwIopoll(req, CpuCore.res(bio));
+      } else {
+        elsewhere
+            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
+            .add(new Cpu.Completion(req, CpuCore.res(bio)));
+      }
     }
     long t =
         m.atPs()
             + c.charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
             + c.charge(CpuTime.POLL, CpuPaths.END_IO_PATH, ended.size());
+    for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
+      // io_complete_rw_iopoll writes into the other ring's io_kiocb: its line comes over.
+      t += c.charger.charge(c.index, CpuTime.POLL, c.remoteCompletion, e.getValue().size());
+      out.send(c.peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
+    }
     send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.self), out);
   }
 
@@ -295,7 +314,11 @@ final class SubmitterPath {
     }
     int nr = c.ring.iopollFlushCompleted();
     t += c.charge(CpuTime.POLL, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
+    t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, c.ring.lastFlushElsewhere());
     nrEvents += nr;
+    if (nr > 0) {
+      emptyPolls = 0;
+    }
     if (nrEvents < args.toWait() && !c.ring.iopollListEmpty()) {
       poll(t, out);
     } else {

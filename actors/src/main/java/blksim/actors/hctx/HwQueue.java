@@ -15,6 +15,7 @@ import blksim.queues.blkmq.Plug;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
@@ -65,6 +66,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final HwCtx hctx;
   private final SimRef<NullBlkDevice.Command> driver;
   private final Charger charger;
+  private final CostStep sbitmapLine;
+  private final CostStep requestLine;
+  private int remoteFrees;
   private boolean leakOneTag;
 
   public HwQueue(
@@ -78,6 +82,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.hctx = hctx;
     this.driver = driver;
     this.charger = new Charger(costs);
+    this.sbitmapLine = new CostStep("[line from another CPU] sbitmap word", costs.lineTransferPs());
+    this.requestLine = new CostStep("[line from another CPU] request", costs.lineTransferPs());
     this.leakOneTag = breakOnPurpose == BooksSettings.Break.LEAK_TAG;
   }
 
@@ -95,15 +101,23 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onSubmitBios(SubmitBios m, Outbox out) {
     int cpu = m.call().cpu();
     Plug plug = new Plug();
+    int remote = 0;
+    int remoteRqs = 0;
     for (Bio bio : m.bios()) {
       Request rq = hctx.allocRequest(cpu, bio, m.atPs());
+      remote += rq != null && hctx.tags().remoteTouch() ? 1 : 0;
+      remoteRqs += rq != null && hctx.lastAllocRemote() ? 1 : 0;
       if (rq == null) {
         throw new InvariantBroken(
             name() + ": no free tag for a request; tag exhaustion is not modelled yet");
       }
       plug.add(rq);
     }
-    long t = m.atPs() + charge(m.call(), SUBMIT_PATH, m.bios().size());
+    long t =
+        m.atPs()
+            + charge(m.call(), SUBMIT_PATH, m.bios().size())
+            + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
+            + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
     List<Request> rqs = new ArrayList<>(m.bios().size());
     for (List<Request> flush : plug.finish()) {
       for (Request rq : flush) {
@@ -127,7 +141,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       t += charge(m.call(), KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
     }
     List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed(), t);
-    t += charge(m.call(), END_PATH, m.completed().size());
+    t += charge(m.call(), END_PATH, m.completed().size()) + remoteFreeCost(m.call());
     out.send(m.call().replyTo(), new Cpu.BiosQueued(t, m.count(), ended));
   }
 
@@ -135,19 +149,27 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onRqsPolled(RqsPolled m, Outbox out) {
     int cpu = m.call().cpu();
     List<Bio> ended = endRequests(cpu, m.rqs(), m.atPs());
-    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size());
+    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size()) + remoteFreeCost(m.call());
     out.send(m.call().replyTo(), new Cpu.Polled(t, ended));
   }
 
   private void onEndRequests(EndRequests m, Outbox out) {
     List<Bio> ended = endRequests(m.call().cpu(), m.rqs(), m.atPs());
-    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size());
+    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size()) + remoteFreeCost(m.call());
     out.send(m.call().replyTo(), new Cpu.IrqEnded(t, ended));
+  }
+
+  /** Tag words whose lines the last endRequests pulled from other CPUs. */
+  private long remoteFreeCost(Call call) {
+    long ps = charger.charge(call.cpu(), call.what(), sbitmapLine, remoteFrees);
+    remoteFrees = 0;
+    return ps;
   }
 
   /** Ends each request: its bio completes, its tag is freed. */
   private List<Bio> endRequests(int cpu, List<Request> rqs, long atPs) {
     List<Bio> ended = new ArrayList<>(rqs.size());
+    remoteFrees = 0;
     for (Request rq : rqs) {
       Bio bio = rq.bio();
       bio.setStatus(0);
@@ -157,6 +179,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         continue;
       }
       hctx.freeRequest(rq, cpu, atPs);
+      remoteFrees += hctx.tags().remoteTouch() ? 1 : 0;
     }
     return ended;
   }

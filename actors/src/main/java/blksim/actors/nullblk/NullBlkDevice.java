@@ -11,8 +11,11 @@ import blksim.actors.hctx.HwQueue;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.blkmq.Request;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.time.SpinLock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,6 +50,10 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   private final List<SimRef<HwQueue.Command>> hctxRefs;
   private final Charger charger;
   private final long completionPs;
+  private final SpinLock[] pollLocks;
+  private final long lockHoldPs;
+  private final long lineTransferPs;
+  private final CostStep lockLine;
 
   /**
    * @param hctxRefs this device's hardware queues, by index
@@ -65,6 +72,13 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     this.flatOffset = flatOffset;
     this.charger = new Charger(costs);
     this.completionPs = nullb.settings().completionNsec() * 1000;
+    this.pollLocks = new SpinLock[nullb.nrHwQueues()];
+    for (int h = 0; h < pollLocks.length; h++) {
+      pollLocks[h] = new SpinLock(nullb.diskName() + "-hctx" + h + " poll_lock");
+    }
+    this.lockHoldPs = costs.shortLockHoldPs();
+    this.lineTransferPs = costs.lineTransferPs();
+    this.lockLine = new CostStep("[line from another CPU] null_blk poll_lock", lineTransferPs);
   }
 
   private final int flatOffset;
@@ -82,9 +96,14 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     List<Request> completed = new ArrayList<>(0);
     boolean viaCompleteRequest = false;
     long perRq = charger.costs().step(KernelFn.NULL_QUEUE_RQ).ps();
+    long locked = 0;
     for (int i = 0; i < m.rqs().size(); i++) {
       Request rq = m.rqs().get(i);
       NullBlk.Queued q = nullb.queueRq(m.hctx(), rq);
+      if (q == NullBlk.Queued.ON_POLL_LIST) {
+        // null_queue_rq adds to poll_list under nq->poll_lock
+        locked += takeLock(m.call(), m.hctx(), m.atPs() + i * perRq + locked);
+      }
       if (q == NullBlk.Queued.TIMER) {
         // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
         out.send(
@@ -103,6 +122,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     }
     long t =
         m.atPs()
+            + locked
             + charger.charge(
                 m.call().cpu(), m.call().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
     out.send(
@@ -112,9 +132,33 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
 
   private void onPollQueue(PollQueue m, Outbox out) {
     List<Request> found = new ArrayList<>();
+    // null_poll splices poll_list under nq->poll_lock
+    long locked = takeLock(m.call(), m.hctx(), m.atPs());
     int n = nullb.poll(m.hctx(), found);
-    long t = m.atPs() + charger.charge(m.call().cpu(), m.call().what(), KernelFn.NULL_POLL, n);
+    long t =
+        m.atPs() + locked + charger.charge(m.call().cpu(), m.call().what(), KernelFn.NULL_POLL, n);
     out.send(m.replyTo(), new HwQueue.RqsPolled(t, m.call(), found));
+  }
+
+  /**
+   * {@code spin_lock(&nq->poll_lock)} at {@code atPs}: charges the spin and the line's transfer to
+   * the caller; returns the time they took.
+   */
+  private long takeLock(HwQueue.Call call, int hctx, long atPs) {
+    SpinLock.Acquired a = pollLocks[hctx].acquire(call.cpu(), atPs, lockHoldPs, lineTransferPs);
+    long ps = 0;
+    if (a.waitPs() > 0) {
+      ps +=
+          charger.charge(
+              call.cpu(),
+              CpuTime.LOCK_WAIT,
+              new CostStep("[lock wait] null_blk poll_lock", a.waitPs()),
+              1);
+    }
+    if (a.transferPs() > 0) {
+      ps += charger.charge(call.cpu(), call.what(), lockLine, 1);
+    }
+    return ps;
   }
 
   private void onTimersExpired(TimersExpired m, Outbox out) {

@@ -29,6 +29,8 @@ import blksim.queues.uring.SqRing;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -56,8 +58,11 @@ public final class Topology {
 
     SimRef<MainThread.Command> mainRef = registry.reserve("t_io_uring");
     List<SimRef<Cpu.Command>> cpuRefs = new ArrayList<>();
+    Map<Integer, SimRef<Cpu.Command>> cpuById = new TreeMap<>();
     for (int cpu : plan.submitterCpus()) {
-      cpuRefs.add(registry.reserve("cpu" + cpu));
+      SimRef<Cpu.Command> ref = registry.reserve("cpu" + cpu);
+      cpuRefs.add(ref);
+      cpuById.put(cpu, ref);
     }
     SimRef<BioSetCache.Command> biosetRef = registry.reserve("blkdev_dio_pool");
     List<NullBlk> nullbs = new ArrayList<>();
@@ -86,7 +91,13 @@ public final class Topology {
       registry.bind(deviceRefs.get(d), device);
       for (int h = 0; h < nullb.nrHwQueues(); h++) {
         SimRef<HwQueue.Command> ref = hctxRefs.get(d * nullb.nrHwQueues() + h);
-        HwCtx ctx = new HwCtx(h, nullb.hctxType(h), nb.hwQueueDepth(), nrCpus);
+        HwCtx ctx =
+            new HwCtx(
+                h,
+                nullb.hctxType(h),
+                nb.hwQueueDepth(),
+                nrCpus,
+                RandomStreams.of(s.run().seed(), nullb.diskName() + "-hctx" + h + "-sbitmap"));
         HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books().breakOnPurpose());
         hctxs.add(q);
         registry.bind(ref, q);
@@ -148,9 +159,10 @@ public final class Topology {
               mainRef,
               hctxRefs,
               sub,
-              new IoRingCtx(sq, cq),
+              new IoRingCtx(sq, cq, cpuId),
               cfg,
-              costs);
+              costs,
+              cpuById);
       cpus.add(cpu);
       registry.bind(cpuRefs.get(t), cpu);
       registry.initial(cpuRefs.get(t), new Cpu.Start(0));

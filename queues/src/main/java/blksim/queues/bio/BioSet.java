@@ -44,6 +44,7 @@ public final class BioSet {
   private long cacheMisses;
   private long mempoolAllocs;
   private long pruned;
+  private boolean slabSlowPath;
 
   /**
    * @param nrCpus CPUs, one cache each when {@code settings.percpuCache()}
@@ -65,7 +66,8 @@ public final class BioSet {
     for (int i = 0; i < caches.length; i++) {
       caches[i] = new BioAllocCache();
     }
-    this.mempool = new Mempool(settings.poolSize(), this, 0);
+    this.mempool =
+        new Mempool(settings.poolSize(), this, 0, Math.max(1, nrCpus), settings.slabObjects());
   }
 
   /**
@@ -98,7 +100,9 @@ public final class BioSet {
    */
   public Bio allocBioset(int cpu, boolean allocCache, int nrVecs) {
     mempoolAllocs++;
-    return handOut(mempool.alloc(), usesCache(allocCache, nrVecs));
+    Bio bio = mempool.alloc(cpu);
+    slabSlowPath = mempool.lastSlowPath();
+    return handOut(bio, usesCache(allocCache, nrVecs));
   }
 
   /** The final {@code bio_put} on {@code cpu}, from process context. */
@@ -119,8 +123,9 @@ public final class BioSet {
     outstanding--;
     boolean toCache = bio.percpuCache() && caches.length > 0;
     bio.uninit();
+    slabSlowPath = false;
     if (!toCache) {
-      mempool.free(bio);
+      uncacheAndFree(cpu, bio);
       return PutPath.FREED;
     }
     BioAllocCache cache = caches[cpu];
@@ -128,7 +133,7 @@ public final class BioSet {
       // bio_put_percpu_cache (6.2): full caches free; polled task-context puts go to free_list,
       // everything else to free_list_irq.
       if (cache.nr() + cache.nrIrq() > ALLOC_CACHE_MAX_6_2) {
-        uncacheAndFree(bio);
+        uncacheAndFree(cpu, bio);
         return PutPath.FREED;
       }
       if (bio.polled() && !inInterrupt) {
@@ -140,15 +145,24 @@ public final class BioSet {
     }
     if (cache.push(bio) > settings.allocCacheMax() + settings.allocCacheSlack()) {
       for (int i = 0; i < settings.allocCacheSlack(); i++) {
-        mempool.free(cache.pollOldest());
+        uncacheAndFree(cpu, cache.pollOldest());
         pruned++;
       }
     }
     return PutPath.CACHED;
   }
 
-  private void uncacheAndFree(Bio bio) {
-    mempool.free(bio);
+  private void uncacheAndFree(int cpu, Bio bio) {
+    mempool.free(cpu, bio);
+    slabSlowPath |= mempool.lastSlowPath();
+  }
+
+  /**
+   * Whether the last {@link #allocBioset} or {@link #put} went through SLUB's slow path (the node's
+   * list_lock) at least once.
+   */
+  public boolean lastSlabSlowPath() {
+    return slabSlowPath;
   }
 
   /** {@code bio_alloc_irq_cache_splice} calls. */

@@ -16,6 +16,7 @@ public final class HwCtx {
   private final Request[] staticRqs;
   private final TimeWeighted inUse = new TimeWeighted();
   private long dispatched;
+  private boolean lastAllocRemote;
   private long completed;
 
   /**
@@ -24,9 +25,17 @@ public final class HwCtx {
    * @param nrCpus CPUs that may allocate
    */
   public HwCtx(int index, HctxType type, int nrTags, int nrCpus) {
+    this(index, type, nrTags, nrCpus, null);
+  }
+
+  /**
+   * @param hints each CPU's first sbitmap hint, or null for 0
+   */
+  public HwCtx(
+      int index, HctxType type, int nrTags, int nrCpus, java.util.random.RandomGenerator hints) {
     this.index = index;
     this.type = type;
-    this.tags = new Tags(nrTags, nrCpus);
+    this.tags = new Tags(nrTags, nrCpus, hints);
     this.staticRqs = new Request[nrTags];
     for (int tag = 0; tag < nrTags; tag++) {
       staticRqs[tag] = new Request(tag, index);
@@ -46,8 +55,14 @@ public final class HwCtx {
     }
     inUse.set(atPs, tags.inUse());
     Request rq = staticRqs[tag];
+    lastAllocRemote = rq.lastCpu() >= 0 && rq.lastCpu() != cpu;
     rq.init(cpu, bio);
     return rq;
+  }
+
+  /** Whether the last request allocated was last used by another CPU: its lines move over. */
+  public boolean lastAllocRemote() {
+    return lastAllocRemote;
   }
 
   /** Counts a request handed to the driver's {@code queue_rq}. */

@@ -12,6 +12,7 @@ public final class Request {
   private RqState state = RqState.IDLE;
   private boolean allocated;
   private int cpu;
+  private int lastCpu = -1;
   private Bio bio;
 
   Request(int tag, int hctx) {
@@ -20,6 +21,7 @@ public final class Request {
   }
 
   void init(int cpu, Bio bio) {
+    this.lastCpu = cpu;
     this.allocated = true;
     this.cpu = cpu;
     this.bio = bio;
@@ -68,6 +70,11 @@ public final class Request {
   /** {@code rq->mq_ctx->cpu}: the CPU that allocated it. */
   public int cpu() {
     return cpu;
+  }
+
+  /** The CPU that used this static request last, or -1. */
+  int lastCpu() {
+    return lastCpu;
   }
 
   public Bio bio() {

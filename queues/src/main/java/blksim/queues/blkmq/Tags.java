@@ -19,6 +19,10 @@ public final class Tags {
   private final int nrTags;
   private final BitSet bitmap;
   private final int[] allocHint;
+  private final int shift;
+  private final int[] wordCpu;
+  private boolean remoteTouch;
+  private long remoteTouches;
   private int inUse;
 
   /**
@@ -26,12 +30,66 @@ public final class Tags {
    * @param nrCpus CPUs, one hint each
    */
   public Tags(int nrTags, int nrCpus) {
+    this(nrTags, nrCpus, null);
+  }
+
+  /**
+   * @param hints draws each CPU's first allocation hint, as {@code sbitmap_init_hint} does with
+   *     {@code prandom_u32() % depth}; null starts every CPU at 0
+   */
+  public Tags(int nrTags, int nrCpus, java.util.random.RandomGenerator hints) {
     if (nrTags <= 0) {
       throw new IllegalArgumentException("nrTags must be > 0, was " + nrTags);
     }
     this.nrTags = nrTags;
     this.bitmap = new BitSet(nrTags);
     this.allocHint = new int[nrCpus];
+    if (hints != null) {
+      for (int cpu = 0; cpu < nrCpus; cpu++) {
+        allocHint[cpu] = hints.nextInt(nrTags);
+      }
+    }
+    this.shift = shift(nrTags);
+    this.wordCpu = new int[(nrTags + (1 << shift) - 1) >> shift];
+    java.util.Arrays.fill(wordCpu, -1);
+  }
+
+  /**
+   * {@code sbitmap_calculate_shift}: bits per word, so that the map spreads over at least four
+   * words (each its own cache line) when it can.
+   */
+  static int shift(int depth) {
+    int shift = 6;
+    if (depth >= 4) {
+      while ((4 << shift) > depth) {
+        shift--;
+      }
+    }
+    return shift;
+  }
+
+  /** Bits per sbitmap word. */
+  public int bitsPerWord() {
+    return 1 << shift;
+  }
+
+  /** Whether the last get or put touched a word another CPU touched last: its line moved. */
+  public boolean remoteTouch() {
+    return remoteTouch;
+  }
+
+  /** Gets and puts whose word's line came from another CPU. */
+  public long remoteTouches() {
+    return remoteTouches;
+  }
+
+  private void touch(int tag, int cpu) {
+    int word = tag >> shift;
+    remoteTouch = wordCpu[word] >= 0 && wordCpu[word] != cpu;
+    if (remoteTouch) {
+      remoteTouches++;
+    }
+    wordCpu[word] = cpu;
   }
 
   /** {@code blk_mq_get_tag} without waiting: a free tag, or {@link #NO_TAG}. */
@@ -42,11 +100,13 @@ public final class Tags {
       nr = bitmap.nextClearBit(0);
       if (nr >= hint) {
         allocHint[cpu] = 0;
+        remoteTouch = false;
         return NO_TAG;
       }
     }
     bitmap.set(nr);
     inUse++;
+    touch(nr, cpu);
     if (nr == hint) {
       allocHint[cpu] = nr + 1 >= nrTags - 1 ? 0 : nr + 1;
     }
@@ -65,6 +125,7 @@ public final class Tags {
     }
     bitmap.clear(tag);
     inUse--;
+    touch(tag, cpu);
     allocHint[cpu] = tag;
   }
 

@@ -58,6 +58,9 @@ public final class PathCosts {
 
   private final Map<KernelFn, CostStep> steps = new EnumMap<>(KernelFn.class);
   private final CostStep tctxTaskWorkPerRun;
+  private final long lineTransferPs;
+  private final long shortLockHoldPs;
+  private final long slabListHoldPs;
 
   private PathCosts(CpuProfile p, KernelSettings k, Knobs knobs) {
     MicroArch f = p.facts();
@@ -108,6 +111,9 @@ public final class PathCosts {
     set(KernelFn.HRTIMER_INTERRUPT, f.ktimeGetNs() + 2 * l2);
     set(KernelFn.NULL_TIMER_FN, call + l2);
     set(KernelFn.TRY_TO_WAKE_UP, 3 * atomic + 2 * l2);
+    lineTransferPs = ps(f.cachelineTransferNs());
+    shortLockHoldPs = ps(atomic);
+    slabListHoldPs = ps(2 * atomic + 4 * l2);
     tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK.symbol(), ps(2 * atomic + irq));
     for (KernelFn fn : KernelFn.values()) {
       if (!steps.containsKey(fn)) {
@@ -137,6 +143,27 @@ public final class PathCosts {
   /** The per-run part of {@code tctx_task_work}: splicing the task list. */
   public CostStep tctxTaskWorkPerRun() {
     return tctxTaskWorkPerRun;
+  }
+
+  /** A cache line moving to this core from another one (facts: cacheline-transfer-ns). */
+  public long lineTransferPs() {
+    return lineTransferPs;
+  }
+
+  /**
+   * How long a short critical section holds its spinlock (a list add or splice): the locked
+   * instruction that takes it.
+   */
+  public long shortLockHoldPs() {
+    return shortLockHoldPs;
+  }
+
+  /**
+   * SLUB's slow path under the node's list_lock: the lock's two locked operations and four list
+   * pointers of other slabs (L2 loads) to move a slab between the partial and full lists.
+   */
+  public long slabListHoldPs() {
+    return slabListHoldPs;
   }
 
   private void set(KernelFn fn, double ns) {

@@ -13,14 +13,22 @@ public final class IoKiocb {
   }
 
   private final int id;
+  private final int owner;
   private State state = State.FREE;
   private Sqe sqe;
   private int res;
   private int cookie = -1;
   private Object kiocbPrivate;
+  private boolean completedElsewhere;
 
-  IoKiocb(int id) {
+  IoKiocb(int id, int owner) {
     this.id = id;
+    this.owner = owner;
+  }
+
+  /** The CPU whose ring this request belongs to. */
+  public int owner() {
+    return owner;
   }
 
   void start(Sqe sqe) {
@@ -36,7 +44,18 @@ public final class IoKiocb {
     this.state = State.COMPLETED;
   }
 
+  void completeElsewhere(int res) {
+    complete(res);
+    this.completedElsewhere = true;
+  }
+
+  /** Whether another CPU's poll completed it (its line then moved there and back). */
+  public boolean completedElsewhere() {
+    return completedElsewhere;
+  }
+
   void free() {
+    this.completedElsewhere = false;
     this.state = State.FREE;
     this.sqe = null;
     this.kiocbPrivate = null;

@@ -21,10 +21,21 @@ public final class IoRingCtx {
   private long completed;
   private long dropped;
   private long overflowed;
+  private int lastFlushElsewhere;
+
+  private final int owner;
 
   public IoRingCtx(SqRing sq, CqRing cq) {
+    this(sq, cq, 0);
+  }
+
+  /**
+   * @param owner the CPU whose submitter thread uses this ring
+   */
+  public IoRingCtx(SqRing sq, CqRing cq, int owner) {
     this.sq = sq;
     this.cq = cq;
+    this.owner = owner;
   }
 
   /**
@@ -39,7 +50,7 @@ public final class IoRingCtx {
     }
     IoKiocb req = reqCache.pollFirst();
     if (req == null) {
-      req = new IoKiocb(reqsAllocated++);
+      req = new IoKiocb(reqsAllocated++, owner);
     }
     req.start(sqe);
     submitted++;
@@ -62,6 +73,18 @@ public final class IoRingCtx {
           "io_uring: request " + req.id() + " completed while " + req.state());
     }
     req.complete(res);
+  }
+
+  /**
+   * {@code io_complete_rw_iopoll} run by another CPU's poll: as {@link #completeRwIopoll}, and the
+   * request remembers it, for the line that comes back when this ring flushes it.
+   */
+  public void completeRwIopollElsewhere(IoKiocb req, int res) {
+    if (req.state() != IoKiocb.State.IN_FLIGHT) {
+      throw new InvariantBroken(
+          "io_uring: request " + req.id() + " completed while " + req.state());
+    }
+    req.completeElsewhere(res);
   }
 
   /**
@@ -146,16 +169,25 @@ public final class IoRingCtx {
    */
   public int iopollFlushCompleted() {
     int nr = 0;
+    lastFlushElsewhere = 0;
     for (IoKiocb req = iopollList.peekFirst();
         req != null && req.state() == IoKiocb.State.COMPLETED;
         req = iopollList.peekFirst()) {
       iopollList.pollFirst();
       postCqe(new Cqe(req.sqe().userData(), req.res(), req.sqe().issuedAtPs()));
+      lastFlushElsewhere += req.completedElsewhere() ? 1 : 0;
       req.free();
       reqCache.addFirst(req);
       nr++;
     }
     return nr;
+  }
+
+  /**
+   * Of the requests the last {@link #iopollFlushCompleted} flushed, those another CPU completed.
+   */
+  public int lastFlushElsewhere() {
+    return lastFlushElsewhere;
   }
 
   /** {@code io_cqring_events} after {@code io_cqring_overflow_flush}: CQEs user space can reap. */

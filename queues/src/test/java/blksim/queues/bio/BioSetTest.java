@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** The per-CPU bio cache policy of block/bio.c in 5.16-5.18 (shared/kernel-facts.md 5.1). */
 class BioSetTest {
-  private static final BioSetSettings KERNEL = new BioSetSettings(true, 512, 64, 4, 2);
+  private static final BioSetSettings KERNEL = new BioSetSettings(true, 512, 64, 4, 2, 32);
 
   private static Bio alloc(BioSet set, int cpu) {
     Bio b = set.allocPercpuCache(cpu, true, 0);
@@ -68,7 +68,7 @@ class BioSetTest {
 
   @Test
   void shouldUseTheMempoolWithoutCacheOrWithoutAllocCacheOrForManyVecs() {
-    BioSet off = new BioSet("off", new BioSetSettings(false, 512, 64, 4, 2), 1);
+    BioSet off = new BioSet("off", new BioSetSettings(false, 512, 64, 4, 2, 32), 1);
     assertNull(off.allocPercpuCache(0, true, 0));
     Bio b = off.allocBioset(0, true, 0);
     assertFalse(b.percpuCache());
@@ -112,7 +112,7 @@ class BioSetTest {
 
   @Test
   void mempoolShouldKeepItsReserveFull() {
-    BioSet set = new BioSet("test", new BioSetSettings(false, 512, 64, 4, 2), 1);
+    BioSet set = new BioSet("test", new BioSetSettings(false, 512, 64, 4, 2, 32), 1);
     Bio b = set.allocBioset(0, false, 1);
     assertNotNull(b);
     set.put(0, b);
