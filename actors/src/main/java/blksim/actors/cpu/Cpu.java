@@ -55,7 +55,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           Resume,
           TimerFired,
           IrqEnded,
-          CompletedElsewhere {}
+          CompletedElsewhere,
+          IoWqEnqueue,
+          WantsUringLock,
+          UringUnlocked {}
 
   /** Starts the submitter thread. */
   public record Start(long atPs) implements Command {}
@@ -64,10 +67,25 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record BiosAllocated(long atPs, List<Bio> bios) implements Command {}
 
   /**
-   * The hardware queue took the bios and the driver queued their requests; {@code ended} are the
-   * bios of requests the driver completed at once (interrupt-driven queues with irqmode 0 or 1).
+   * The hardware queue took the bios and the driver queued {@code count} requests; {@code ended}
+   * are the bios of requests the driver completed at once (interrupt-driven queues with irqmode 0
+   * or 1), {@code wouldBlock} those that found no tag and ended with {@code BLK_STS_AGAIN}.
    */
-  public record BiosQueued(long atPs, int count, List<Bio> ended) implements Command {}
+  public record BiosQueued(long atPs, int count, List<Bio> ended, List<Bio> wouldBlock)
+      implements Command {}
+
+  /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
+  public record IoWqEnqueue(long atPs, List<IoKiocb> reqs, SimRef<Command> owner)
+      implements Command {}
+
+  /**
+   * The io-wq worker issued {@code req} and takes its ring's {@code uring_lock} to put it on the
+   * IOPOLL list ({@code io_iopoll_req_issued} with {@code IO_URING_F_UNLOCKED}).
+   */
+  public record WantsUringLock(long atPs, IoKiocb req, SimRef<Command> worker) implements Command {}
+
+  /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
+  public record UringUnlocked(long atPs) implements Command {}
 
   /** A poll of a hardware queue returned; {@code ended} are the bios of the requests it ended. */
   public record Polled(long atPs, List<Bio> ended) implements Command {}
@@ -122,6 +140,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    * @param index the CPU's number
    * @param hctxs every hardware queue of every device, device after device
    * @param peers every CPU that runs a submitter, by number
+   * @param worker the CPU of the thread's io-wq worker, or null if it needs none
    */
   public Cpu(
       int index,
@@ -133,9 +152,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       IoRingCtx ring,
       CpuConfig cfg,
       PathCosts costs,
-      Map<Integer, SimRef<Command>> peers) {
+      Map<Integer, SimRef<Command>> peers,
+      SimRef<Command> worker) {
     super(self.name());
-    this.core = new CpuCore(index, self, bioset, main, hctxs, sub, ring, cfg, costs, peers);
+    this.core = new CpuCore(index, self, bioset, main, hctxs, sub, ring, cfg, costs, peers, worker);
     this.thread = new SubmitterPath(core);
     this.irq = new IrqPath(core, thread);
   }
@@ -152,6 +172,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(TimerFired.class, this::onTimerFired)
         .on(IrqEnded.class, (m, out) -> irqReturned(irq.onIrqEnded(m, out), out))
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
+        .on(WantsUringLock.class, (m, out) -> thread.onWantsUringLock(m, out))
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> core.sub.finish())
         .build();
@@ -215,7 +236,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       return new BiosAllocated(t, b.bios());
     }
     if (m instanceof BiosQueued b) {
-      return new BiosQueued(t, b.count(), b.ended());
+      return new BiosQueued(t, b.count(), b.ended(), b.wouldBlock());
     }
     if (m instanceof Polled p) {
       return new Polled(t, p.ended());
@@ -272,6 +293,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   public CostLedger ledger() {
     return core.charger.ledger();
+  }
+
+  /** Requests the thread punted to its io-wq after their bio found no tag. */
+  public long punted() {
+    return thread.punted();
   }
 
   /** Checks the submitter and its ring: every I/O submitted completed exactly once. */

@@ -9,6 +9,7 @@ import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.List;
@@ -30,6 +31,9 @@ final class CpuCore {
   final Histogram latencyNs = new Histogram(3);
   final Map<Integer, SimRef<Cpu.Command>> peers;
 
+  /** The CPU running this thread's io-wq worker, or null when no bio can lack a tag. */
+  final SimRef<Cpu.Command> worker;
+
   /**
    * Completing another ring's request: bio_endio and io_complete_rw_iopoll write its request, its
    * bio and its io_kiocb, three lines another CPU wrote last.
@@ -49,7 +53,8 @@ final class CpuCore {
       IoRingCtx ring,
       CpuConfig cfg,
       PathCosts costs,
-      Map<Integer, SimRef<Cpu.Command>> peers) {
+      Map<Integer, SimRef<Cpu.Command>> peers,
+      SimRef<Cpu.Command> worker) {
     this.index = index;
     this.self = self;
     this.bioset = bioset;
@@ -61,6 +66,7 @@ final class CpuCore {
     this.costs = costs;
     this.charger = new Charger(costs);
     this.peers = Map.copyOf(peers);
+    this.worker = worker;
     this.remoteCompletion =
         new CostStep("[lines from another CPU] request, bio, io_kiocb", 3 * costs.lineTransferPs());
     this.kiocbBack =
@@ -76,9 +82,35 @@ final class CpuCore {
     return charger.charge(index, what, fns, calls);
   }
 
+  /** tctx_task_work: the completions queued since it last ran post their CQEs. */
+  long runTaskWork() {
+    if (ring.taskWorkPending() == 0) {
+      return 0;
+    }
+    long ps = charger.charge(index, CpuTime.SUBMIT, costs.tctxTaskWorkPerRun(), 1);
+    return ps + charge(CpuTime.SUBMIT, CpuPaths.TASK_WORK_PATH, ring.runTaskWork());
+  }
+
   /** A call into a hardware queue on this CPU's behalf. */
   HwQueue.Call call(CpuTime what) {
     return new HwQueue.Call(index, what, self);
+  }
+
+  /**
+   * __blkdev_direct_IO_async's set-up of the request's bio: its range, its owner, its polling.
+   *
+   * @return the hardware queue it goes to, which the request remembers as its cookie
+   */
+  static int setUpBio(blksim.queues.bio.Bio bio, IoKiocb req, CpuConfig cfg) {
+    bio.setRange(req.sqe().off() >> 9, req.sqe().len());
+    bio.setBioPrivate(req);
+    if (cfg.iopoll()) {
+      bio.setPolled();
+    }
+    req.setKiocbPrivate(bio);
+    int hctx = cfg.hctxOf((int) (req.sqe().userData() & 0xffffffffL));
+    req.setCookie(hctx);
+    return hctx;
   }
 
   /** The result a request completes with: its size, or the bio's error. */

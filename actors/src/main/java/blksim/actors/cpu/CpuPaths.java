@@ -52,6 +52,33 @@ final class CpuPaths {
     KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
   };
 
+  /**
+   * A request whose bio found no tag: the bio ends with -EAGAIN, io_read sets up async data, and
+   * the request is queued for io-wq; per request.
+   */
+  static final KernelFn[] PUNT_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC,
+    KernelFn.BIO_RELEASE_PAGES,
+    KernelFn.IO_SETUP_ASYNC_RW,
+    KernelFn.IO_QUEUE_ASYNC_WORK
+  };
+
+  /**
+   * The io-wq worker's issue of a request, up to the bio allocation: no io_submit_sqes and no file
+   * reference, the request has them.
+   */
+  static final KernelFn[] WORKER_ISSUE_PATH = {
+    KernelFn.IO_WQ_SUBMIT_WORK,
+    KernelFn.IO_READ,
+    KernelFn.BLKDEV_READ_ITER,
+    KernelFn.BLKDEV_DIRECT_IO
+  };
+
+  /** A worker's issue that failed again: the bio ends with -EAGAIN, then cond_resched. */
+  static final KernelFn[] WORKER_RETRY_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.COND_RESCHED
+  };
+
   /** A hard interrupt's entry and exit, and the hrtimer interrupt handler, per interrupt. */
   static final KernelFn[] IRQ_ENTRY_PATH = {KernelFn.IRQ_ENTRY, KernelFn.HRTIMER_INTERRUPT};
 }

@@ -43,8 +43,11 @@ final class SubmitterPath {
   private long exitedAtPs;
   private long freeAtPs;
 
+  private final IoWqOwner iowq;
+
   SubmitterPath(CpuCore c) {
     this.c = c;
+    this.iowq = new IoWqOwner(c);
   }
 
   /** The requests of one batch that go to one hardware queue. */
@@ -83,6 +86,7 @@ final class SubmitterPath {
   /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
   private void enter(long t, Outbox out) {
     args = c.sub.enterArgs();
+    t = iowq.lock(t);
     t += c.charge(CpuTime.SUBMIT, CpuPaths.ENTER_PATH, 1);
     ret = 0;
     nrEvents = 0;
@@ -126,14 +130,7 @@ final class SubmitterPath {
     for (int i = 0; i < bios.size(); i++) {
       Bio bio = bios.get(i);
       IoKiocb req = submitting.get(i);
-      bio.setRange(req.sqe().off() >> 9, req.sqe().len());
-      bio.setBioPrivate(req);
-      if (c.cfg.iopoll()) {
-        bio.setPolled();
-      }
-      req.setKiocbPrivate(bio);
-      int hctx = c.cfg.hctxOf((int) (req.sqe().userData() & 0xffffffffL));
-      req.setCookie(hctx);
+      int hctx = CpuCore.setUpBio(bio, req, c.cfg);
       Group g =
           byHctx.computeIfAbsent(hctx, h -> new Group(h, new ArrayList<>(), new ArrayList<>()));
       g.reqs().add(req);
@@ -159,21 +156,42 @@ final class SubmitterPath {
 
   private void onBiosQueued(Cpu.BiosQueued m, Outbox out) {
     Group g = groups.pollFirst();
-    if (c.cfg.iopoll()) {
-      for (IoKiocb req : g.reqs()) {
+    List<IoKiocb> punted = new ArrayList<>();
+    for (IoKiocb req : g.reqs()) {
+      if (((Bio) req.kiocbPrivate()).status() == -HwQueue.BLK_STS_AGAIN_ERRNO) {
+        punted.add(req);
+      } else if (c.cfg.iopoll()) {
         c.ring.iopollReqIssued(req);
       }
     }
-    if (m.ended().isEmpty()) {
-      nextGroup(m.atPs(), out);
-      return;
+    long t = m.atPs();
+    List<Bio> put = new ArrayList<>(m.ended());
+    if (!punted.isEmpty()) {
+      t = iowq.punt(t, punted, out);
+      put.addAll(m.wouldBlock());
     }
     // Completed inline: io_complete_rw queues each completion as task_work, then bio_put.
     for (Bio bio : m.ended()) {
       c.ring.completeRw((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
     }
-    long t = m.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, m.ended().size());
-    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, m.ended(), c.self), out);
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, m.ended().size());
+    if (put.isEmpty()) {
+      nextGroup(t, out);
+      return;
+    }
+    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, put, c.self), out);
+  }
+
+  /** The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds. */
+  void onWantsUringLock(Cpu.WantsUringLock m, Outbox out) {
+    long t = iowq.wants(m, out);
+    if (t >= 0 && exiting && !inFlight) {
+      poll(t, out);
+    }
+  }
+
+  long punted() {
+    return iowq.punted();
   }
 
   /**
@@ -184,7 +202,7 @@ final class SubmitterPath {
   private void afterSubmit(long t, Outbox out) {
     if (c.cfg.iopoll()) {
       if (args.getEvents() && c.ring.cqEvents() == 0 && !c.ring.iopollListEmpty()) {
-        poll(t, out);
+        poll(iowq.relock(t, out), out);
       } else {
         leave(t, out);
       }
@@ -195,7 +213,7 @@ final class SubmitterPath {
 
   /** io_cqring_wait's loop: run task_work, then return or sleep. */
   private void cqringWait(long t, Outbox out) {
-    t += runTaskWork();
+    t += c.runTaskWork();
     if (!args.getEvents() || c.ring.cqEvents() >= args.toWait()) {
       leave(t, out);
       return;
@@ -212,15 +230,6 @@ final class SubmitterPath {
     t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
     sleeping = true;
     freeAtPs = t;
-  }
-
-  /** tctx_task_work: the completions queued since it last ran post their CQEs. */
-  private long runTaskWork() {
-    if (c.ring.taskWorkPending() == 0) {
-      return 0;
-    }
-    long ps = c.charger.charge(c.index, CpuTime.SUBMIT, c.costs.tctxTaskWorkPerRun(), 1);
-    return ps + c.charge(CpuTime.SUBMIT, CpuPaths.TASK_WORK_PATH, c.ring.runTaskWork());
   }
 
   /**
@@ -327,6 +336,7 @@ final class SubmitterPath {
   }
 
   private void leave(long t, Outbox out) {
+    iowq.unlock(t, out);
     send(c.self, new Cpu.Resume(t), out);
   }
 

@@ -13,14 +13,15 @@ import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.HwCtx;
 import blksim.queues.blkmq.Plug;
 import blksim.queues.blkmq.Request;
-import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The actor of a blk-mq hardware queue ({@link HwCtx}): {@code blk_mq_submit_bio} for a batch of
@@ -69,6 +70,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final CostStep sbitmapLine;
   private final CostStep requestLine;
   private int remoteFrees;
+  private final Map<Integer, List<Bio>> wouldBlock = new HashMap<>();
   private boolean leakOneTag;
 
   public HwQueue(
@@ -103,22 +105,34 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     Plug plug = new Plug();
     int remote = 0;
     int remoteRqs = 0;
+    List<Bio> wouldBlock = new ArrayList<>();
     for (Bio bio : m.bios()) {
       Request rq = hctx.allocRequest(cpu, bio, m.atPs());
-      remote += rq != null && hctx.tags().remoteTouch() ? 1 : 0;
-      remoteRqs += rq != null && hctx.lastAllocRemote() ? 1 : 0;
       if (rq == null) {
-        throw new InvariantBroken(
-            name() + ": no free tag for a request; tag exhaustion is not modelled yet");
+        // blk_mq_get_new_requests under REQ_NOWAIT: bio_wouldblock_error, BLK_STS_AGAIN.
+        bio.setStatus(-BLK_STS_AGAIN_ERRNO);
+        wouldBlock.add(bio);
+        continue;
       }
+      remote += hctx.tags().remoteTouch() ? 1 : 0;
+      remoteRqs += hctx.lastAllocRemote() ? 1 : 0;
       plug.add(rq);
     }
+    int queued = m.bios().size() - wouldBlock.size();
     long t =
         m.atPs()
-            + charge(m.call(), SUBMIT_PATH, m.bios().size())
+            + charge(m.call(), SUBMIT_PATH, queued)
+            + charge(m.call(), NO_TAG_PATH, wouldBlock.size())
             + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
             + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
-    List<Request> rqs = new ArrayList<>(m.bios().size());
+    if (queued == 0) {
+      out.send(m.call().replyTo(), new Cpu.BiosQueued(t, 0, List.of(), wouldBlock));
+      return;
+    }
+    if (!wouldBlock.isEmpty()) {
+      this.wouldBlock.put(cpu, wouldBlock);
+    }
+    List<Request> rqs = new ArrayList<>(queued);
     for (List<Request> flush : plug.finish()) {
       for (Request rq : flush) {
         hctx.dispatched(rq);
@@ -142,7 +156,10 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
     List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed(), t);
     t += charge(m.call(), END_PATH, m.completed().size()) + remoteFreeCost(m.call());
-    out.send(m.call().replyTo(), new Cpu.BiosQueued(t, m.count(), ended));
+    List<Bio> failed = wouldBlock.remove(cpu);
+    out.send(
+        m.call().replyTo(),
+        new Cpu.BiosQueued(t, m.count(), ended, failed == null ? List.of() : failed));
   }
 
   /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */
@@ -193,6 +210,19 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     KernelFn.KTIME_GET_NS,
     KernelFn.BLK_ACCOUNT_IO_START
   };
+
+  /** What a bio that finds no tag runs, from submit_bio to bio_wouldblock_error. */
+  private static final KernelFn[] NO_TAG_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.BLK_MQ_GET_TAG_FAILED,
+    KernelFn.BIO_WOULDBLOCK_ERROR
+  };
+
+  /** EAGAIN, what {@code blk_status_to_errno(BLK_STS_AGAIN)} gives. */
+  public static final int BLK_STS_AGAIN_ERRNO = 11;
 
   /** blk_mq_end_request of one request. */
   private static final KernelFn[] END_PATH = {

@@ -1,5 +1,6 @@
 package blksim.actors.topology;
 
+import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import blksim.config.CpuSettings;
@@ -8,6 +9,10 @@ import blksim.config.NullBlkSettings;
 import blksim.queues.uring.FileAssignment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -57,17 +62,6 @@ final class ModelSupport {
     unsupported(
         u.blockSize() > MAX_BLOCK_SIZE,
         "-b " + u.blockSize() + ": bios larger than " + MAX_BLOCK_SIZE + " bytes (splitting)");
-    if (u.depth() > n.hwQueueDepth()) {
-      throw new ConfigError(
-          "-d "
-              + u.depth()
-              + " is above null_blk hw_queue_depth="
-              + n.hwQueueDepth()
-              + ": tag exhaustion (REQ_NOWAIT, -EAGAIN, io-wq retry) is not modelled yet;"
-              + " raise the depth with --null-blk 'hw_queue_depth="
-              + u.depth()
-              + "'");
-    }
     List<Integer> fileDevices = new ArrayList<>();
     for (String f : u.files()) {
       fileDevices.add(device(f, n.nrDevices()));
@@ -113,6 +107,51 @@ final class ModelSupport {
             n.noSched(),
             n.homeNode());
     return new Placement(cpuOf, files, fileDevices, clamped);
+  }
+
+  /**
+   * The CPU of each thread's io-wq worker, or none when no bio can find its hardware queue out of
+   * tags: when every queue's tags cover the depths of all the threads that use it.
+   *
+   * @param cfgs each thread's configuration, which says which hardware queues it uses
+   * @throws ConfigError when tags can run out and the case is not modelled
+   */
+  static List<Integer> workerCpus(BlksimSettings s, Placement plan, List<CpuConfig> cfgs) {
+    IoUringSettings u = s.ioUring();
+    int tags = plan.nullBlk().hwQueueDepth();
+    Map<Integer, Integer> load = new TreeMap<>();
+    for (CpuConfig cfg : cfgs) {
+      Set<Integer> used = new TreeSet<>();
+      for (int f = 0; f < cfg.fileDevices().size(); f++) {
+        used.add(cfg.hctxOf(f));
+      }
+      used.forEach(h -> load.merge(h, u.depth(), Integer::sum));
+    }
+    int most = load.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    if (most <= tags) {
+      return List.of();
+    }
+    String why =
+        most
+            + " I/Os can be in flight on a hardware queue with null_blk hw_queue_depth="
+            + tags
+            + " tags";
+    unsupported(!u.polled(), "-p0 with " + why + " (io-wq with blocking tag waits)");
+    List<Integer> free = new ArrayList<>();
+    for (int cpu = 0; cpu < s.cpu().count() && free.size() < u.threads(); cpu++) {
+      if (!plan.submitterCpus().contains(cpu)) {
+        free.add(cpu);
+      }
+    }
+    if (free.size() < u.threads()) {
+      throw new ConfigError(
+          why
+              + ": a bio that finds no tag is retried by its thread's io-wq worker, which blksim"
+              + " runs on a CPU with no submitter, one per thread; give the machine "
+              + (plan.submitterCpus().size() + u.threads())
+              + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
+    }
+    return free;
   }
 
   /**

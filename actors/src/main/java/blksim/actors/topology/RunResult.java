@@ -22,6 +22,7 @@ public record RunResult(
     CostLedger ledger,
     BioCache bioCache,
     List<Hctx> hctxs,
+    List<Worker> workers,
     Books books) {
 
   /**
@@ -31,8 +32,23 @@ public record RunResult(
    * @param maxInUse most tags in use at once
    * @param nrTags tags it has (hw_queue_depth)
    * @param dispatched requests handed to the driver
+   * @param noTag bios that found no free tag and ended with -EAGAIN (REQ_NOWAIT)
    */
-  public record Hctx(String name, double meanInUse, long maxInUse, int nrTags, long dispatched) {}
+  public record Hctx(
+      String name, double meanInUse, long maxInUse, int nrTags, long dispatched, long noTag) {}
+
+  /**
+   * A thread's io-wq worker.
+   *
+   * @param thread the t/io_uring thread whose requests it issued
+   * @param cpu the CPU it ran on
+   * @param punted requests the thread punted to it
+   * @param retries its issues that got -EAGAIN again
+   * @param wakeUps times it was woken
+   * @param lockWaitPs time it spun on the ring's uring_lock
+   */
+  public record Worker(
+      int thread, int cpu, long punted, long retries, long wakeUps, long lockWaitPs) {}
 
   /**
    * One submitter's totals.
@@ -65,6 +81,14 @@ public record RunResult(
    * @param pruned bios freed by bio_alloc_cache_prune
    */
   public record BioCache(long cacheHits, long mempoolAllocs, long pruned) {}
+
+  /** Every CPU that ran something: the submitters', then the io-wq workers'. */
+  public List<Integer> busyCpus() {
+    List<Integer> all = new java.util.ArrayList<>();
+    submitters.forEach(s -> all.add(s.cpu()));
+    workers.forEach(w -> all.add(w.cpu()));
+    return all;
+  }
 
   public long done() {
     return submitters.stream().mapToLong(Submitter::done).sum();

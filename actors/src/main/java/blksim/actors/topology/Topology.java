@@ -3,6 +3,7 @@ package blksim.actors.topology;
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.CpuConfig;
+import blksim.actors.cpu.IoWqWorker;
 import blksim.actors.engine.Engine;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.SimRef;
@@ -41,6 +42,7 @@ import org.HdrHistogram.Histogram;
 public final class Topology {
   private final Registry registry = new Registry();
   private final List<Cpu> cpus = new ArrayList<>();
+  private final List<IoWqWorker> workers = new ArrayList<>();
   private final List<HwQueue> hctxs = new ArrayList<>();
   private final BioSetCache bioset;
   private final List<NullBlkDevice> devices = new ArrayList<>();
@@ -111,15 +113,26 @@ public final class Topology {
             costs,
             s.books().breakOnPurpose());
     registry.bind(biosetRef, bioset);
+    QueueMap map = nullbs.get(0).queueMap();
+    List<CpuConfig> cfgs = new ArrayList<>();
+    for (int t = 0; t < u.threads(); t++) {
+      List<Integer> fileDevices = new ArrayList<>();
+      for (int f : plan.submitterFiles().get(t)) {
+        fileDevices.add(plan.fileDevices().get(f));
+      }
+      cfgs.add(cpuConfig(s, map, t, plan.submitterCpus().get(t), fileDevices));
+    }
+    List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
+    List<SimRef<Cpu.Command>> workerRefs = new ArrayList<>();
+    for (int t = 0; t < workerCpus.size(); t++) {
+      workerRefs.add(registry.reserve("cpu" + workerCpus.get(t) + "-iou-wrk" + t));
+    }
     for (int t = 0; t < u.threads(); t++) {
       int cpuId = plan.submitterCpus().get(t);
-      List<Integer> files = plan.submitterFiles().get(t);
-      long[] sizes = new long[files.size()];
-      List<Integer> fileDevices = new ArrayList<>();
-      for (int f = 0; f < files.size(); f++) {
-        int dev = plan.fileDevices().get(files.get(f));
-        fileDevices.add(dev);
-        sizes[f] = nullbs.get(dev).sizeBytes();
+      CpuConfig cfg = cfgs.get(t);
+      long[] sizes = new long[cfg.fileDevices().size()];
+      for (int f = 0; f < sizes.length; f++) {
+        sizes[f] = nullbs.get(cfg.fileDevices().get(f)).sizeBytes();
       }
       SqRing sq = new SqRing(u.sqRingEntries());
       CqRing cq = new CqRing(u.cqRingEntries());
@@ -139,18 +152,7 @@ public final class Topology {
               cq,
               sizes,
               RandomStreams.of(s.run().seed(), "submitter" + t));
-      QueueMap map = nullbs.get(0).queueMap();
-      CpuConfig cfg =
-          new CpuConfig(
-              t,
-              u.polled(),
-              u.fixedBuffers() ? 0 : (u.blockSize() + 4095) / 4096,
-              map.mapQueue(cpuId, HctxType.POLL),
-              map.mapQueue(cpuId, HctxType.READ),
-              u.oDirect(),
-              fileDevices,
-              nullbs.get(0).nrHwQueues(),
-              u.polled() || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST));
+      SimRef<Cpu.Command> workerRef = workerRefs.isEmpty() ? null : workerRefs.get(t);
       Cpu cpu =
           new Cpu(
               cpuId,
@@ -162,10 +164,24 @@ public final class Topology {
               new IoRingCtx(sq, cq, cpuId),
               cfg,
               costs,
-              cpuById);
+              cpuById,
+              workerRef);
       cpus.add(cpu);
       registry.bind(cpuRefs.get(t), cpu);
       registry.initial(cpuRefs.get(t), new Cpu.Start(0));
+      if (workerRef != null) {
+        int w = workerCpus.get(t);
+        IoWqWorker worker =
+            new IoWqWorker(
+                w,
+                workerRef,
+                biosetRef,
+                hctxRefs,
+                cpuConfig(s, map, t, w, cfg.fileDevices()),
+                costs);
+        workers.add(worker);
+        registry.bind(workerRef, worker);
+      }
     }
     registry.bind(
         mainRef,
@@ -176,6 +192,22 @@ public final class Topology {
             VirtualTime.ps(s.run().runtimeNs()),
             sink));
     registry.initial(mainRef, new MainThread.Start(0));
+  }
+
+  /** What thread {@code t}'s path needs to know, as run on CPU {@code cpuId}. */
+  private static CpuConfig cpuConfig(
+      BlksimSettings s, QueueMap map, int t, int cpuId, List<Integer> fileDevices) {
+    IoUringSettings u = s.ioUring();
+    return new CpuConfig(
+        t,
+        u.polled(),
+        u.fixedBuffers() ? 0 : (u.blockSize() + 4095) / 4096,
+        map.mapQueue(cpuId, HctxType.POLL),
+        map.mapQueue(cpuId, HctxType.READ),
+        u.oDirect(),
+        fileDevices,
+        map.nrHwQueues(),
+        u.polled() || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST));
   }
 
   /**
@@ -228,8 +260,18 @@ public final class Topology {
                 h.inUse().mean(run.endPs()),
                 h.inUse().max(),
                 h.tags().nrTags(),
-                h.dispatchedCount()));
+                h.dispatchedCount(),
+                h.noTagCount()));
       }
+    }
+    List<RunResult.Worker> ws = new ArrayList<>();
+    for (int t = 0; t < workers.size(); t++) {
+      IoWqWorker w = workers.get(t);
+      ledger.merge(w.ledger());
+      w.audit(books);
+      ws.add(
+          new RunResult.Worker(
+              t, w.index(), w.wq().enqueued(), w.wq().retries(), w.wq().wakeUps(), w.lockWaitPs()));
     }
     for (NullBlkDevice device : devices) {
       ledger.merge(device.ledger());
@@ -248,6 +290,7 @@ public final class Topology {
         ledger,
         new RunResult.BioCache(set.cacheHits(), set.mempoolAllocs(), set.pruned()),
         depths,
+        ws,
         books);
   }
 }

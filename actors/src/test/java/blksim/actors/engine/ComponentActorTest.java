@@ -55,7 +55,7 @@ class ComponentActorTest {
     kit.run(new HwQueue.RqsQueued(5_000, call, 32, List.of(), false));
     clock.expectMessage(
         new Clock.Processed(
-            List.of(new Sent(cpuRef.id(), new Cpu.BiosQueued(5_000, 32, List.of())))));
+            List.of(new Sent(cpuRef.id(), new Cpu.BiosQueued(5_000, 32, List.of(), List.of())))));
   }
 
   @Test
@@ -79,6 +79,7 @@ class ComponentActorTest {
     BufferedOutbox out = new BufferedOutbox();
     out.reset(100);
     assertThrows(
-        IllegalStateException.class, () -> out.send(cpuRef, new Cpu.BiosQueued(99, 1, List.of())));
+        IllegalStateException.class,
+        () -> out.send(cpuRef, new Cpu.BiosQueued(99, 1, List.of(), List.of())));
   }
 }

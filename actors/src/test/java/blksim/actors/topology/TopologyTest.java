@@ -106,8 +106,9 @@ class TopologyTest {
   void unmodelledSettingsShouldBeRefusedByName() {
     ConfigError depth =
         assertThrows(
-            ConfigError.class, () -> Topology.build(seedRun("io-uring.depth=128"), new Recorder()));
-    assertTrue(depth.getMessage().contains("hw_queue_depth=64"), depth.getMessage());
+            ConfigError.class,
+            () -> Topology.build(seedRun("io-uring.depth=128", "cpu.count=1"), new Recorder()));
+    assertTrue(depth.getMessage().contains("give the machine 2 CPUs"), depth.getMessage());
     ConfigError buffered =
         assertThrows(
             ConfigError.class,

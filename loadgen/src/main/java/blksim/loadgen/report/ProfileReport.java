@@ -29,8 +29,8 @@ public final class ProfileReport {
   public static List<Line> lines(RunReport r) {
     RunResult res = r.result();
     Map<String, long[]> byFn = new TreeMap<>();
-    for (RunResult.Submitter s : res.submitters()) {
-      for (Map.Entry<String, CostLedger.Entry> e : res.ledger().steps(s.cpu()).entrySet()) {
+    for (int cpu : res.busyCpus()) {
+      for (Map.Entry<String, CostLedger.Entry> e : res.ledger().steps(cpu).entrySet()) {
         long[] acc = byFn.computeIfAbsent(e.getKey(), k -> new long[2]);
         acc[0] += e.getValue().ps();
         acc[1] += e.getValue().calls();

@@ -68,12 +68,25 @@ public final class Summary {
     for (RunResult.Hctx h : res.hctxs()) {
       out.printf(
           Locale.ROOT,
-          "  hctx        %s: %.2f tags in use on average, %d at most, of %d; %d requests%n",
+          "  hctx        %s: %.2f tags in use on average, %d at most, of %d; %d requests%s%n",
           h.name(),
           h.meanInUse(),
           h.maxInUse(),
           h.nrTags(),
-          h.dispatched());
+          h.dispatched(),
+          h.noTag() == 0 ? "" : "; " + h.noTag() + " bios found no tag (REQ_NOWAIT: -EAGAIN)");
+    }
+    for (RunResult.Worker w : res.workers()) {
+      out.printf(
+          Locale.ROOT,
+          "  io-wq       thread %d's worker on cpu%d: %d requests punted, %d issues retried on"
+              + " -EAGAIN, %d wake-ups, %.3f ms spun on uring_lock%n",
+          w.thread(),
+          w.cpu(),
+          w.punted(),
+          w.retries(),
+          w.wakeUps(),
+          w.lockWaitPs() / 1e9);
     }
     List<ProfileReport.Line> profile = ProfileReport.lines(r);
     out.printf(
@@ -111,26 +124,41 @@ public final class Summary {
     }
     out.println(head.append(String.format(Locale.ROOT, " %10s", "idle")));
     for (RunResult.Submitter sub : res.submitters()) {
-      long total = res.ledger().totalPs(sub.cpu());
-      StringBuilder row =
-          new StringBuilder(
-              String.format(
-                  Locale.ROOT,
-                  "%12d %7d %12d %8.1f",
-                  sub.cpu(),
-                  sub.index(),
-                  r.iops(sub.index()),
-                  sub.completed() == 0 ? 0.0 : total / 1000.0 / sub.completed()));
-      for (CpuTime t : CpuTime.values()) {
+      cpuRow(
+          res, sub.cpu(), String.valueOf(sub.index()), r.iops(sub.index()), sub.completed(), out);
+    }
+    for (RunResult.Worker w : res.workers()) {
+      cpuRow(
+          res,
+          w.cpu(),
+          "wrk" + w.thread(),
+          w.punted() * VirtualTime.NS_PER_SEC / r.settings().run().runtimeNs(),
+          w.punted(),
+          out);
+    }
+  }
+
+  /** One CPU's row: what it ran, its I/Os and its time split. */
+  private static void cpuRow(
+      RunResult res, int cpu, String thread, long iops, long ios, PrintStream out) {
+    long total = res.ledger().totalPs(cpu);
+    StringBuilder row =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%12d %7s %12d %8.1f",
+                cpu,
+                thread,
+                iops,
+                ios == 0 ? 0.0 : total / 1000.0 / ios));
+    for (CpuTime t : CpuTime.values()) {
+      row.append(
+          String.format(Locale.ROOT, " %9.1f%%", share(res.ledger().time(cpu, t), res.endPs())));
+    }
+    out.println(
         row.append(
             String.format(
-                Locale.ROOT, " %9.1f%%", share(res.ledger().time(sub.cpu(), t), res.endPs())));
-      }
-      out.println(
-          row.append(
-              String.format(
-                  Locale.ROOT, " %9.1f%%", share(Math.max(0, res.endPs() - total), res.endPs()))));
-    }
+                Locale.ROOT, " %9.1f%%", share(Math.max(0, res.endPs() - total), res.endPs()))));
   }
 
   private static double share(long ps, long of) {

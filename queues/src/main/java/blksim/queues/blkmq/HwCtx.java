@@ -18,6 +18,7 @@ public final class HwCtx {
   private long dispatched;
   private boolean lastAllocRemote;
   private long completed;
+  private long noTag;
 
   /**
    * @param index {@code hctx->queue_num}
@@ -51,6 +52,7 @@ public final class HwCtx {
   public Request allocRequest(int cpu, Bio bio, long atPs) {
     int tag = tags.get(cpu);
     if (tag == Tags.NO_TAG) {
+      noTag++;
       return null;
     }
     inUse.set(atPs, tags.inUse());
@@ -102,6 +104,11 @@ public final class HwCtx {
   /** Tags in use over virtual time: the queue depth of this hardware queue. */
   public TimeWeighted inUse() {
     return inUse;
+  }
+
+  /** Allocations that found no free tag ({@code BLK_MQ_NO_TAG} under {@code REQ_NOWAIT}). */
+  public long noTagCount() {
+    return noTag;
   }
 
   public long dispatchedCount() {

@@ -25,6 +25,15 @@ public final class QueueMap {
     return queueOffset[t.ordinal()] + cpu % nrQueues[t.ordinal()];
   }
 
+  /** Hardware queues of all types: the tag set's {@code nr_hw_queues}. */
+  public int nrHwQueues() {
+    int n = 0;
+    for (int q : nrQueues) {
+      n += q;
+    }
+    return n;
+  }
+
   public int nrQueues(HctxType type) {
     return nrQueues[type.ordinal()];
   }

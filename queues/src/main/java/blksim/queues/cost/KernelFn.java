@@ -52,6 +52,13 @@ public enum KernelFn {
   HRTIMER_INTERRUPT("hrtimer_interrupt"),
   NULL_TIMER_FN("null_cmd_timer_expired"),
   TRY_TO_WAKE_UP("try_to_wake_up"),
+  BLK_MQ_GET_TAG_FAILED("blk_mq_get_tag (no tag)"),
+  BIO_WOULDBLOCK_ERROR("bio_wouldblock_error"),
+  IO_SETUP_ASYNC_RW("io_setup_async_rw"),
+  IO_QUEUE_ASYNC_WORK("io_queue_async_work"),
+  IO_WQ_SUBMIT_WORK("io_wq_submit_work"),
+  COND_RESCHED("__cond_resched"),
+  IO_IOPOLL_REQ_ISSUED("io_iopoll_req_issued (uring_lock)"),
   UNATTRIBUTED("[unattributed]");
 
   private final String symbol;

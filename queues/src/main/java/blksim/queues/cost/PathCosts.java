@@ -42,6 +42,15 @@ import java.util.Map;
  *   <li>Interrupt-driven completion: {@code blk_mq_complete_request} (two calls, one load), {@code
  *       io_req_task_work_add} (a spinlock with interrupts saved), {@code tctx_task_work} (a call
  *       per request; a locked splice with interrupts saved per run).
+ *   <li>Tag exhaustion and io-wq (5.16): {@code blk_mq_get_tag} that finds no tag has searched
+ *       every word of the sbitmap (an L2 load each, at least four words); {@code
+ *       bio_wouldblock_error} is a call into {@code bio_endio}; {@code io_setup_async_rw} allocates
+ *       the request's async data (a kmalloc, and its kfree later, each priced as the profile's
+ *       {@code kmem_cache_alloc}) and copies the iterator (two lines); {@code io_queue_async_work}
+ *       takes the wqe lock and adds the work (two atomics, two loads); the worker's {@code
+ *       io_worker_handle_work} and {@code io_wq_submit_work} take the wqe lock and a request
+ *       reference (three atomics, two loads); {@code io_iopoll_req_issued} from the worker takes
+ *       and drops {@code uring_lock} (two atomics) around a list add (a load).
  * </ul>
  */
 public final class PathCosts {
@@ -52,6 +61,9 @@ public final class PathCosts {
   static final int BIO_INIT_QWORDS = 16;
 
   static final int BIO_INIT_STORES_AFTER_REP_STOS = 4;
+
+  /** Words an sbitmap spreads over when it can ({@code sbitmap_calculate_shift}). */
+  static final int SBITMAP_MIN_WORDS = 4;
 
   /** Per-CPU counter updates of blk_account_io_start/done, cycles. */
   static final double PART_STAT_CYCLES = 4;
@@ -111,6 +123,15 @@ public final class PathCosts {
     set(KernelFn.HRTIMER_INTERRUPT, f.ktimeGetNs() + 2 * l2);
     set(KernelFn.NULL_TIMER_FN, call + l2);
     set(KernelFn.TRY_TO_WAKE_UP, 3 * atomic + 2 * l2);
+    set(KernelFn.BLK_MQ_GET_TAG_FAILED, call + SBITMAP_MIN_WORDS * l2);
+    set(KernelFn.BIO_WOULDBLOCK_ERROR, call);
+    set(
+        KernelFn.IO_SETUP_ASYNC_RW,
+        call + 2 * l2 + 2 * steps.get(KernelFn.KMEM_CACHE_ALLOC).ps() / 1000.0);
+    set(KernelFn.IO_QUEUE_ASYNC_WORK, call + 2 * atomic + 2 * l2);
+    set(KernelFn.IO_WQ_SUBMIT_WORK, call + 3 * atomic + 2 * l2);
+    set(KernelFn.COND_RESCHED, call);
+    set(KernelFn.IO_IOPOLL_REQ_ISSUED, 2 * atomic + l2);
     lineTransferPs = ps(f.cachelineTransferNs());
     shortLockHoldPs = ps(atomic);
     slabListHoldPs = ps(2 * atomic + 4 * l2);

@@ -1,0 +1,163 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.engine.AbstractComponent;
+import blksim.actors.engine.Charger;
+import blksim.actors.engine.Handlers;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimRef;
+import blksim.actors.hctx.HwQueue;
+import blksim.queues.bio.Bio;
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
+import blksim.queues.uring.IoKiocb;
+import blksim.queues.uring.IoWq;
+import java.util.List;
+
+/**
+ * A CPU with no submitter, running one thread's io-wq worker ({@link IoWq}): it issues the requests
+ * the thread punted, one at a time, retrying each until its bio gets a tag, and puts each on the
+ * ring's IOPOLL list under the ring's {@code uring_lock}, spinning while the thread holds it.
+ *
+ * <p>The scheduler wakes an io-wq worker on an idle CPU of the node (5.16 binds workers to the
+ * node, not to the submitter's CPU); blksim gives each thread that may need one a CPU of its own.
+ */
+public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
+  private final int index;
+  private final SimRef<Cpu.Command> self;
+  private final SimRef<BioSetCache.Command> bioset;
+  private final List<SimRef<HwQueue.Command>> hctxs;
+  private final CpuConfig cfg;
+  private final Charger charger;
+  private final IoWq wq = new IoWq();
+  private final CostStep lockLines;
+  private SimRef<Cpu.Command> owner;
+  private IoKiocb current;
+  private long lockAskedAtPs;
+  private long lockWaitPs;
+
+  /**
+   * @param index the CPU's number
+   * @param cfg the owner thread's files, mapped to the hardware queues of this CPU
+   */
+  public IoWqWorker(
+      int index,
+      SimRef<Cpu.Command> self,
+      SimRef<BioSetCache.Command> bioset,
+      List<SimRef<HwQueue.Command>> hctxs,
+      CpuConfig cfg,
+      PathCosts costs) {
+    super(self.name());
+    this.index = index;
+    this.self = self;
+    this.bioset = bioset;
+    this.hctxs = List.copyOf(hctxs);
+    this.cfg = cfg;
+    this.charger = new Charger(costs);
+    // The mutex word and the IOPOLL list's tail, both last written by the submitter's CPU.
+    this.lockLines =
+        new CostStep(
+            "[lines from another CPU] uring_lock, IOPOLL list", 2 * costs.lineTransferPs());
+  }
+
+  @Override
+  protected Handlers<Cpu.Command> createHandlers() {
+    return Handlers.<Cpu.Command>builder()
+        .on(Cpu.IoWqEnqueue.class, this::onEnqueue)
+        .on(Cpu.BiosAllocated.class, this::onBiosAllocated)
+        .on(Cpu.BiosQueued.class, this::onBiosQueued)
+        .on(Cpu.BiosPut.class, (m, out) -> issueNext(m.atPs(), out))
+        .on(Cpu.UringUnlocked.class, this::onUringUnlocked)
+        .build();
+  }
+
+  private void onEnqueue(Cpu.IoWqEnqueue m, Outbox out) {
+    owner = m.owner();
+    if (wq.enqueue(m.reqs())) {
+      issueNext(m.atPs() + charge(KernelFn.SCHEDULE), out);
+    }
+  }
+
+  /** io_worker_handle_work: issue the head request, or sleep when there is none. */
+  private void issueNext(long t, Outbox out) {
+    current = wq.next();
+    if (current == null) {
+      charge(KernelFn.SCHEDULE);
+      return;
+    }
+    t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
+    out.send(
+        bioset,
+        new BioSetCache.AllocBios(
+            t, index, CpuTime.SUBMIT, 1, cfg.allocCache(), cfg.nrVecs(), self));
+  }
+
+  private void onBiosAllocated(Cpu.BiosAllocated m, Outbox out) {
+    Bio bio = m.bios().get(0);
+    int hctx = CpuCore.setUpBio(bio, current, cfg);
+    long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
+    out.send(
+        hctxs.get(hctx),
+        new HwQueue.SubmitBios(t, new HwQueue.Call(index, CpuTime.SUBMIT, self), List.of(bio)));
+  }
+
+  private void onBiosQueued(Cpu.BiosQueued m, Outbox out) {
+    if (!m.ended().isEmpty()) {
+      throw new InvariantBroken(name() + ": a polled request completed at queue_rq");
+    }
+    if (!m.wouldBlock().isEmpty()) {
+      // Still no tag: the bio ends with -EAGAIN, io_read asks for a reissue, cond_resched, again.
+      wq.retried();
+      current.setKiocbPrivate(null);
+      long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
+      out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.wouldBlock(), self));
+      return;
+    }
+    lockAskedAtPs = m.atPs();
+    out.send(owner, new Cpu.WantsUringLock(m.atPs(), current, self));
+  }
+
+  private void onUringUnlocked(Cpu.UringUnlocked m, Outbox out) {
+    long waitPs = m.atPs() - lockAskedAtPs;
+    lockWaitPs += waitPs;
+    long t = m.atPs();
+    if (waitPs > 0) {
+      charger.charge(index, CpuTime.LOCK_WAIT, new CostStep("[lock wait] uring_lock", waitPs), 1);
+    }
+    t +=
+        charge(KernelFn.IO_IOPOLL_REQ_ISSUED) + charger.charge(index, CpuTime.SUBMIT, lockLines, 1);
+    wq.issued();
+    issueNext(t, out);
+  }
+
+  private long charge(KernelFn fn) {
+    return charger.charge(index, CpuTime.SUBMIT, fn, 1);
+  }
+
+  public int index() {
+    return index;
+  }
+
+  public IoWq wq() {
+    return wq;
+  }
+
+  /** Time spent spinning for the ring's uring_lock, in ps. */
+  public long lockWaitPs() {
+    return lockWaitPs;
+  }
+
+  public CostLedger ledger() {
+    return charger.ledger();
+  }
+
+  public void audit(Books books) {
+    wq.audit(books, name());
+    books.check(current == null, name() + ": the io-wq worker was left with a request");
+  }
+}

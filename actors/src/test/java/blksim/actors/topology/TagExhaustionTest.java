@@ -1,0 +1,86 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.actors.engine.AkkaEngine;
+import blksim.actors.engine.SequentialEngine;
+import blksim.config.BlksimSettings;
+import blksim.config.ConfigError;
+import blksim.config.Scenario;
+import blksim.queues.cost.CpuTime;
+import org.junit.jupiter.api.Test;
+
+/**
+ * -d128 on null_blk's 64 tags: the bios that find no tag end with -EAGAIN, their requests go to the
+ * io-wq worker, which retries each until it gets a tag and then waits for the ring's uring_lock.
+ */
+class TagExhaustionTest {
+
+  private static BlksimSettings run(String... sets) {
+    Scenario s =
+        new Scenario()
+            .hocon(
+                "blksim.io-uring { depth = 128, batch-submit = 32, batch-complete = 32,"
+                    + " block-size = 512 }\nblksim.run.runtime = 5ms",
+                "test");
+    for (String set : sets) {
+      s.set(set);
+    }
+    return s.settings();
+  }
+
+  @Test
+  void biosWithoutATagShouldBeRetriedByTheWorkerAndNothingLost() {
+    TopologyTest.Recorder r = new TopologyTest.Recorder();
+    RunResult res = Topology.build(run(), r).run(new SequentialEngine());
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Hctx hctx = res.hctxs().get(0);
+    assertEquals(64, hctx.maxInUse(), "all 64 tags get used");
+    assertTrue(hctx.noTag() > 0, "some bios found no tag");
+    assertEquals(1, res.workers().size());
+    RunResult.Worker w = res.workers().get(0);
+    assertEquals(1, w.cpu(), "the worker runs on the CPU without a submitter");
+    assertTrue(w.punted() > 0, "requests were punted to io-wq");
+    assertEquals(
+        hctx.noTag(),
+        w.punted() + w.retries(),
+        "every bio without a tag is one punt by the thread or one retry by the worker");
+    assertTrue(res.ledger().time(1, CpuTime.LOCK_WAIT) > 0, "the worker spins on uring_lock");
+    assertTrue(
+        res.ledger().steps(0).get("io_queue_async_work").calls() == w.punted(),
+        "each punt is charged to the submitter");
+    assertEquals(res.done(), res.submitters().get(0).completed(), "every I/O completed once");
+  }
+
+  @Test
+  void bothEnginesShouldAgreeOnTheRetries() {
+    BlksimSettings s = run("run.runtime=2ms");
+    TopologyTest.Recorder a = new TopologyTest.Recorder();
+    TopologyTest.Recorder b = new TopologyTest.Recorder();
+    RunResult seq = Topology.build(s, a).run(new SequentialEngine());
+    RunResult akka = Topology.build(s, b).run(new AkkaEngine(s.engine().akkaConfig()));
+    assertEquals(a.intervals, b.intervals);
+    assertEquals(seq.workers(), akka.workers());
+    assertEquals(seq.latencyNs(), akka.latencyNs());
+  }
+
+  @Test
+  void enoughTagsShouldNeedNoWorker() {
+    RunResult res =
+        Topology.build(run("null-blk.hw-queue-depth=128"), new TopologyTest.Recorder())
+            .run(new SequentialEngine());
+    assertTrue(res.workers().isEmpty());
+    assertEquals(0, res.hctxs().get(0).noTag());
+  }
+
+  @Test
+  void interruptDrivenReadsOutOfTagsAreRefusedByName() {
+    ConfigError e =
+        assertThrows(
+            ConfigError.class,
+            () -> Topology.build(run("io-uring.polled=false"), new TopologyTest.Recorder()));
+    assertTrue(e.getMessage().startsWith("-p0 with 128 I/Os"), e.getMessage());
+  }
+}
