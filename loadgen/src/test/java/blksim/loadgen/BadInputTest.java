@@ -40,6 +40,7 @@ class BadInputTest {
         "run                                                    | SCENARIO.conf",
         "frobnicate                                             | frobnicate",
         "bench --runs 0                                         | --runs 0",
+        "bench --scale 0                                        | --scale 0: accepted 1 to 1024",
       })
   void shouldSayWhatWasWrongOnOneLineAndExit2(String args, String expected) {
     Blksim r = Blksim.run(args.trim().split("\\s+"));

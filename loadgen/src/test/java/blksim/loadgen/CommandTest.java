@@ -163,4 +163,28 @@ class CommandTest {
     assertTrue(
         top.out().contains("io_uring") && top.out().contains("run") && top.out().contains("bench"));
   }
+
+  @Test
+  void benchShouldScaleOverCpuCountsAndGiveEachRatio() {
+    Blksim r = Blksim.run("bench", "--runs", "1", "--scale", "1,2", "--set", "run.runtime=1ms");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(
+        r.out()
+            .contains(
+                "at each CPU count N: --cpus N -nN --null-blk 'submit_queues=N poll_queues=N'"),
+        r.out());
+    for (String engine : List.of("akka", "sequential")) {
+      assertTrue(
+          java.util.regex.Pattern.compile("\\n   1  " + engine + "\\s+\\S+\\s+1\\.00\\n")
+              .matcher(r.out())
+              .find(),
+          "the first count is the reference of " + engine + ": " + r.out());
+      assertTrue(
+          java.util.regex.Pattern.compile("\\n   2  " + engine + "\\s+\\S+\\s+\\d+\\.\\d\\d\\n")
+              .matcher(r.out())
+              .find(),
+          engine + " at 2 CPUs: " + r.out());
+    }
+    assertTrue(r.out().contains("   2  sequential    1"), "2 CPUs ran: " + r.out());
+  }
 }
