@@ -129,6 +129,21 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** The hardware queue ended the requests of expired timers; these are their bios. */
   public record IrqEnded(long atPs, List<Bio> ended) implements Command {}
 
+  /**
+   * The components a submitter's CPU talks to.
+   *
+   * @param hctxs every hardware queue of every device, device after device
+   * @param peers every CPU that runs a submitter, by number
+   * @param worker the CPU of the thread's io-wq worker, or null if it needs none
+   */
+  public record Links(
+      SimRef<Command> self,
+      SimRef<BioSetCache.Command> bioset,
+      SimRef<MainThread.Command> main,
+      List<SimRef<HwQueue.Command>> hctxs,
+      Map<Integer, SimRef<Command>> peers,
+      SimRef<Command> worker) {}
+
   private final CpuCore core;
   private final SubmitterPath thread;
   private final IrqPath irq;
@@ -138,24 +153,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /**
    * @param index the CPU's number
-   * @param hctxs every hardware queue of every device, device after device
-   * @param peers every CPU that runs a submitter, by number
-   * @param worker the CPU of the thread's io-wq worker, or null if it needs none
    */
   public Cpu(
-      int index,
-      SimRef<Command> self,
-      SimRef<BioSetCache.Command> bioset,
-      SimRef<MainThread.Command> main,
-      List<SimRef<HwQueue.Command>> hctxs,
-      Submitter sub,
-      IoRingCtx ring,
-      CpuConfig cfg,
-      PathCosts costs,
-      Map<Integer, SimRef<Command>> peers,
-      SimRef<Command> worker) {
-    super(self.name());
-    this.core = new CpuCore(index, self, bioset, main, hctxs, sub, ring, cfg, costs, peers, worker);
+      int index, Links links, Submitter sub, IoRingCtx ring, CpuConfig cfg, PathCosts costs) {
+    super(links.self().name());
+    this.core = new CpuCore(index, links, sub, ring, cfg, costs);
     this.thread = new SubmitterPath(core);
     this.irq = new IrqPath(core, thread);
   }
@@ -293,11 +295,6 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   public CostLedger ledger() {
     return core.charger.ledger();
-  }
-
-  /** Requests the thread punted to its io-wq after their bio found no tag. */
-  public long punted() {
-    return thread.punted();
   }
 
   /** Checks the submitter and its ring: every I/O submitted completed exactly once. */

@@ -44,29 +44,19 @@ final class CpuCore {
   final CostStep kiocbBack;
 
   CpuCore(
-      int index,
-      SimRef<Cpu.Command> self,
-      SimRef<BioSetCache.Command> bioset,
-      SimRef<MainThread.Command> main,
-      List<SimRef<HwQueue.Command>> hctxs,
-      Submitter sub,
-      IoRingCtx ring,
-      CpuConfig cfg,
-      PathCosts costs,
-      Map<Integer, SimRef<Cpu.Command>> peers,
-      SimRef<Cpu.Command> worker) {
+      int index, Cpu.Links links, Submitter sub, IoRingCtx ring, CpuConfig cfg, PathCosts costs) {
     this.index = index;
-    this.self = self;
-    this.bioset = bioset;
-    this.main = main;
-    this.hctxs = List.copyOf(hctxs);
+    this.self = links.self();
+    this.bioset = links.bioset();
+    this.main = links.main();
+    this.hctxs = List.copyOf(links.hctxs());
     this.sub = sub;
     this.ring = ring;
     this.cfg = cfg;
     this.costs = costs;
     this.charger = new Charger(costs);
-    this.peers = Map.copyOf(peers);
-    this.worker = worker;
+    this.peers = Map.copyOf(links.peers());
+    this.worker = links.worker();
     this.remoteCompletion =
         new CostStep("[lines from another CPU] request, bio, io_kiocb", 3 * costs.lineTransferPs());
     this.kiocbBack =

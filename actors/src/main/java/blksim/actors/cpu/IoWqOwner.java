@@ -25,7 +25,6 @@ final class IoWqOwner {
   private long lockedFromPs;
   private long unlockedAtPs;
   private long atWorker;
-  private long punted;
   private long workerHoldsUntilPs;
 
   private static final String LOCK_WAIT = "[lock wait] uring_lock";
@@ -55,7 +54,6 @@ final class IoWqOwner {
       req.setCookie(-1);
     }
     atWorker += reqs.size();
-    punted += reqs.size();
     out.send(c.worker, new Cpu.IoWqEnqueue(t, List.copyOf(reqs), c.self));
     return t;
   }
@@ -120,10 +118,5 @@ final class IoWqOwner {
     c.ring.iopollReqIssued(m.req());
     atWorker--;
     out.send(m.worker(), new Cpu.UringUnlocked(t));
-  }
-
-  /** Requests this thread punted to its io-wq. */
-  long punted() {
-    return punted;
   }
 }

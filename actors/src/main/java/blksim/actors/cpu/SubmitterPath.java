@@ -156,7 +156,7 @@ final class SubmitterPath {
 
   private void onBiosQueued(Cpu.BiosQueued m, Outbox out) {
     Group g = groups.pollFirst();
-    List<IoKiocb> punted = new ArrayList<>();
+    List<IoKiocb> punted = m.wouldBlock().isEmpty() ? List.of() : new ArrayList<>();
     for (IoKiocb req : g.reqs()) {
       if (((Bio) req.kiocbPrivate()).status() == -HwQueue.BLK_STS_AGAIN_ERRNO) {
         punted.add(req);
@@ -164,17 +164,17 @@ final class SubmitterPath {
         c.ring.iopollReqIssued(req);
       }
     }
-    long t = m.atPs();
-    List<Bio> put = new ArrayList<>(m.ended());
-    if (!punted.isEmpty()) {
-      t = iowq.punt(t, punted, out);
-      put.addAll(m.wouldBlock());
-    }
+    long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work, then bio_put.
     for (Bio bio : m.ended()) {
       c.ring.completeRw((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
     }
     t += c.charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, m.ended().size());
+    List<Bio> put = m.ended();
+    if (!m.wouldBlock().isEmpty()) {
+      put = new ArrayList<>(m.ended());
+      put.addAll(m.wouldBlock());
+    }
     if (put.isEmpty()) {
       nextGroup(t, out);
       return;
@@ -188,10 +188,6 @@ final class SubmitterPath {
     if (t >= 0 && exiting && !inFlight) {
       poll(t, out);
     }
-  }
-
-  long punted() {
-    return iowq.punted();
   }
 
   /**

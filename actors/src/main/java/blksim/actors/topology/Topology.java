@@ -156,16 +156,11 @@ public final class Topology {
       Cpu cpu =
           new Cpu(
               cpuId,
-              cpuRefs.get(t),
-              biosetRef,
-              mainRef,
-              hctxRefs,
+              new Cpu.Links(cpuRefs.get(t), biosetRef, mainRef, hctxRefs, cpuById, workerRef),
               sub,
               new IoRingCtx(sq, cq, cpuId),
               cfg,
-              costs,
-              cpuById,
-              workerRef);
+              costs);
       cpus.add(cpu);
       registry.bind(cpuRefs.get(t), cpu);
       registry.initial(cpuRefs.get(t), new Cpu.Start(0));

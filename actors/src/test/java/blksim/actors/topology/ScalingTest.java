@@ -3,10 +3,8 @@ package blksim.actors.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.actors.engine.AkkaEngine;
 import blksim.actors.engine.SequentialEngine;
 import blksim.config.BlksimSettings;
-import blksim.config.Scenario;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import java.util.ArrayList;
@@ -25,14 +23,10 @@ class ScalingTest {
     all.add("cpu.count=" + cpus);
     all.add("io-uring.threads=" + cpus);
     all.addAll(List.of(sets));
-    Scenario s =
-        new Scenario()
-            .hocon(
-                "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32,"
-                    + " block-size = 512 }\nblksim.run.runtime = 5ms",
-                "test");
-    all.forEach(s::set);
-    return s.settings();
+    return Runs.settings(
+        "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32,"
+            + " block-size = 512 }\nblksim.run.runtime = 5ms",
+        all.toArray(String[]::new));
   }
 
   /** One hctx per CPU, as null_blk submit_queues=N poll_queues=N makes them. */
@@ -125,15 +119,6 @@ class ScalingTest {
 
   @Test
   void sixteenCpusShouldGiveTheSameRunOnBothEngines() {
-    BlksimSettings s = sharedHctx(16, "run.runtime=1ms");
-    TopologyTest.Recorder a = new TopologyTest.Recorder();
-    TopologyTest.Recorder b = new TopologyTest.Recorder();
-    RunResult seq = Topology.build(s, a).run(new SequentialEngine());
-    RunResult akka = Topology.build(s, b).run(new AkkaEngine(s.engine().akkaConfig()));
-    assertEquals(a.intervals, b.intervals);
-    assertEquals(seq.submitters(), akka.submitters());
-    assertEquals(seq.latencyNs(), akka.latencyNs());
-    assertEquals(seq.messages(), akka.messages());
-    assertTrue(akka.books().balanced(), akka.books().violations().toString());
+    Runs.sameOnBothEngines(sharedHctx(16, "run.runtime=1ms"));
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.actors.engine.AkkaEngine;
 import blksim.actors.engine.SequentialEngine;
 import blksim.actors.tiouring.StatusSink;
 import blksim.config.BlksimSettings;
@@ -43,31 +42,15 @@ class TopologyTest {
   }
 
   private static BlksimSettings seedRun(String... sets) {
-    Scenario s =
-        new Scenario()
-            .hocon(
-                "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
-                    + "blksim.run.runtime = 10ms",
-                "test");
-    for (String set : sets) {
-      s.set(set);
-    }
-    return s.settings();
+    return Runs.settings(
+        "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
+            + "blksim.run.runtime = 10ms",
+        sets);
   }
 
   @Test
   void bothEnginesShouldProduceTheSameRun() {
-    Recorder a = new Recorder();
-    Recorder b = new Recorder();
-    BlksimSettings s = seedRun();
-    RunResult akka = Topology.build(s, a).run(new AkkaEngine(s.engine().akkaConfig()));
-    RunResult seq = Topology.build(s, b).run(new SequentialEngine());
-    assertEquals(a.intervals, b.intervals);
-    assertEquals(seq.endPs(), akka.endPs());
-    assertEquals(seq.messages(), akka.messages());
-    assertEquals(seq.submitters(), akka.submitters());
-    assertEquals(seq.latencyNs(), akka.latencyNs());
-    assertTrue(akka.books().balanced(), akka.books().violations().toString());
+    Runs.sameOnBothEngines(seedRun());
   }
 
   @Test
@@ -161,16 +144,11 @@ class TopologyTest {
             "null-blk.submit-queues=4",
             "null-blk.poll-queues=4",
             "io-uring.files=[\"/dev/nullb0\",\"/dev/nullb1\"]");
-    Recorder a = new Recorder();
-    RunResult seq = Topology.build(s, a).run(new SequentialEngine());
+    RunResult seq = Runs.sameOnBothEngines(s);
     assertEquals(3, seq.submitters().size());
     assertEquals(
         List.of(0, 1, 2), seq.submitters().stream().map(RunResult.Submitter::cpu).toList());
     assertTrue(seq.books().balanced(), seq.books().violations().toString());
-    Recorder b = new Recorder();
-    RunResult akka = Topology.build(s, b).run(new AkkaEngine(s.engine().akkaConfig()));
-    assertEquals(a.intervals, b.intervals, "same bytes on both engines with several CPUs");
-    assertEquals(seq.submitters(), akka.submitters());
   }
 
   @Test

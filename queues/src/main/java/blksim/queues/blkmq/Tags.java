@@ -22,7 +22,6 @@ public final class Tags {
   private final int shift;
   private final int[] wordCpu;
   private boolean remoteTouch;
-  private long remoteTouches;
   private int inUse;
 
   /**
@@ -78,17 +77,9 @@ public final class Tags {
     return remoteTouch;
   }
 
-  /** Gets and puts whose word's line came from another CPU. */
-  public long remoteTouches() {
-    return remoteTouches;
-  }
-
   private void touch(int tag, int cpu) {
     int word = tag >> shift;
     remoteTouch = wordCpu[word] >= 0 && wordCpu[word] != cpu;
-    if (remoteTouch) {
-      remoteTouches++;
-    }
     wordCpu[word] = cpu;
   }
 

@@ -1,0 +1,44 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.actors.engine.AkkaEngine;
+import blksim.actors.engine.SequentialEngine;
+import blksim.config.BlksimSettings;
+import blksim.config.Scenario;
+
+/** What the topology tests share: settings from HOCON and overrides, and the engine check. */
+final class Runs {
+  private Runs() {}
+
+  /** The settings of {@code hocon} with each {@code path=value} of {@code sets} on top. */
+  static BlksimSettings settings(String hocon, String... sets) {
+    Scenario s = new Scenario().hocon(hocon, "test");
+    for (String set : sets) {
+      s.set(set);
+    }
+    return s.settings();
+  }
+
+  /**
+   * Runs {@code s} on both engines and checks that they agree on everything a report prints, and
+   * that the books balance.
+   *
+   * @return the sequential engine's run
+   */
+  static RunResult sameOnBothEngines(BlksimSettings s) {
+    TopologyTest.Recorder a = new TopologyTest.Recorder();
+    TopologyTest.Recorder b = new TopologyTest.Recorder();
+    RunResult seq = Topology.build(s, a).run(new SequentialEngine());
+    RunResult akka = Topology.build(s, b).run(new AkkaEngine(s.engine().akkaConfig()));
+    assertEquals(a.intervals, b.intervals, "the same status lines");
+    assertEquals(seq.endPs(), akka.endPs());
+    assertEquals(seq.messages(), akka.messages());
+    assertEquals(seq.submitters(), akka.submitters());
+    assertEquals(seq.workers(), akka.workers());
+    assertEquals(seq.latencyNs(), akka.latencyNs());
+    assertTrue(akka.books().balanced(), akka.books().violations().toString());
+    return seq;
+  }
+}
