@@ -67,6 +67,14 @@ public final class Scenario {
     return layer(ConfigFactory.parseMap(values, origin));
   }
 
+  /**
+   * Sets {@code path} to {@code value} when a command-line option gave one ({@code value} not
+   * null), naming the option as the origin.
+   */
+  public Scenario option(String path, Object value, String option) {
+    return value == null ? this : values(Map.of(path, value), option);
+  }
+
   /** Adds a layer of HOCON text. */
   public Scenario hocon(String text, String origin) {
     Config layer;

@@ -157,9 +157,7 @@ public final class BenchCommand implements Callable<Integer> {
           "bench --scale");
     }
     scenario = run.apply(scenario);
-    if (engine != null) {
-      scenario.values(Map.of("blksim.engine.kind", engine), "bench");
-    }
+    scenario.option("blksim.engine.kind", engine, "bench");
     return scenario.settings();
   }
 

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -128,15 +127,9 @@ public final class CompareCommand implements Callable<Integer> {
   private Scenario variant(
       List<String> args, List<String> sets, List<String> addPatches, List<String> moreSets) {
     Scenario s = Cli.scenarioOf(args, out, err);
-    if (profile != null) {
-      s.values(Map.of("blksim.cpu.profile", profile), "--profile");
-    }
-    if (kernel != null) {
-      s.values(Map.of("blksim.kernel.preset", kernel), "--kernel");
-    }
-    if (engine != null) {
-      s.values(Map.of("blksim.engine.kind", engine), "--engine");
-    }
+    s.option("blksim.cpu.profile", profile, "--profile");
+    s.option("blksim.kernel.preset", kernel, "--kernel");
+    s.option("blksim.engine.kind", engine, "--engine");
     sets.forEach(s::set);
     moreSets.forEach(s::set);
     if (!addPatches.isEmpty()) {

@@ -77,26 +77,16 @@ public final class RunOptions {
    * --patch.
    */
   Scenario apply(Scenario scenario) {
-    if (profile != null) {
-      scenario.values(Map.of("blksim.cpu.profile", profile), "--profile");
-    }
-    if (kernel != null) {
-      scenario.values(Map.of("blksim.kernel.preset", kernel), "--kernel");
-    }
-    if (cpus != null) {
-      scenario.values(Map.of("blksim.cpu.count", cpus), "--cpus");
-    }
+    scenario.option("blksim.cpu.profile", profile, "--profile");
+    scenario.option("blksim.kernel.preset", kernel, "--kernel");
+    scenario.option("blksim.cpu.count", cpus, "--cpus");
     if (taskset != null) {
       scenario.values(Map.of("blksim.cpu.submitter-cpus", CpuList.parse(taskset)), "--taskset");
     }
     nullBlk.forEach(scenario::nullBlk);
     sets.forEach(scenario::set);
-    if (seed != null) {
-      scenario.values(Map.of("blksim.run.seed", seed), "--seed");
-    }
-    if (engine != null) {
-      scenario.values(Map.of("blksim.engine.kind", engine), "--engine");
-    }
+    scenario.option("blksim.run.seed", seed, "--seed");
+    scenario.option("blksim.engine.kind", engine, "--engine");
     if (!patches.isEmpty()) {
       scenario.addPatches(patches);
     }
