@@ -27,6 +27,7 @@ class BadInputTest {
         "io_uring -d32 --kernel 4.19 /dev/nullb0                | accepted 5.15, 5.16",
         "io_uring -d32 --profile zen9 /dev/nullb0               | known begunkov-2021",
         "compare -- io_uring -d32 /dev/nullb0                   | give --patch LIST",
+        "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --profile",
         "compare --patch bio-init-compound -- io_uring -Q1      | Unknown option: '-Q1'",
         "compare --patch bio-init-compound -- fio job.fio       | must start with io_uring or run",
         "io_uring --cpus 1 /dev/nullb0                          | give the machine 2 CPUs",

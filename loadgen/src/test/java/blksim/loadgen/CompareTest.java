@@ -65,7 +65,7 @@ class CompareTest {
   }
 
   @Test
-  void aSetAndBSetShouldCompareAnyTwoConfigurations() {
+  void aSetAndBSetShouldCompareAnyTwoConfigurationsAndSetBoth() {
     Blksim r =
         Blksim.run(
             "compare",
@@ -75,15 +75,16 @@ class CompareTest {
             "io-uring.depth=16",
             "--b-set",
             "io-uring.depth=8",
+            "--set",
+            "run.runtime=5ms",
             "--",
             "io_uring",
             "-s8",
             "-c8",
             "-b512",
-            "--set",
-            "run.runtime=5ms",
             "/dev/nullb0");
     assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().startsWith("blksim compare: 0.005 s of virtual time"), r.out());
     assertTrue(r.out().contains("  A  t/io_uring -d16 -s8 -c8"), r.out());
     assertTrue(r.out().contains("  B  t/io_uring -d8 -s8 -c8"), r.out());
   }

@@ -57,9 +57,7 @@ public final class Cli {
               ("blksim".equals(name) ? "blksim" : "blksim " + name)
                   + ": "
                   + firstLine(ex.getMessage())
-                  + ("io_uring".equals(name)
-                      ? " (t/io_uring flags: -d -s -c -b -p -B -F -n -O -N -t -T -r -R -a -S -X -P -V -e -u -H -h)"
-                      : ""));
+                  + accepted(ex.getCommandLine()));
           return ExitStatus.USAGE.code();
         });
     cmd.setExecutionExceptionHandler(
@@ -90,6 +88,21 @@ public final class Cli {
       }
     }
     return ExitStatus.INTERNAL;
+  }
+
+  /** What a command accepts, for the end of the line that rejects one of its arguments. */
+  private static String accepted(CommandLine c) {
+    if ("io_uring".equals(c.getCommandName())) {
+      return " (t/io_uring flags: -d -s -c -b -p -B -F -n -O -N -t -T -r -R -a -S -X -P -V -e -u -H"
+          + " -h)";
+    }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (picocli.CommandLine.Model.OptionSpec o : c.getCommandSpec().options()) {
+      if (!o.usageHelp() && !o.versionHelp()) {
+        names.add(o.longestName());
+      }
+    }
+    return names.isEmpty() ? "" : " (options: " + String.join(" ", names) + ")";
   }
 
   /**

@@ -48,6 +48,9 @@ public final class CompareCommand implements Callable<Integer> {
       description = "The named kernel of both runs (5.15, 5.16).")
   String kernel;
 
+  @Option(names = "--set", paramLabel = "path=value", description = "A setting of A and B.")
+  List<String> sets = new ArrayList<>();
+
   @Option(names = "--a-set", paramLabel = "path=value", description = "A setting of A only.")
   List<String> aSets = new ArrayList<>();
 
@@ -125,12 +128,13 @@ public final class CompareCommand implements Callable<Integer> {
 
   /** The run of {@code args}, with this command's shared options and one side's differences. */
   private Scenario variant(
-      List<String> args, List<String> sets, List<String> addPatches, List<String> moreSets) {
+      List<String> args, List<String> sideSets, List<String> addPatches, List<String> moreSets) {
     Scenario s = Cli.scenarioOf(args, out, err);
     s.option("blksim.cpu.profile", profile, "--profile");
     s.option("blksim.kernel.preset", kernel, "--kernel");
     s.option("blksim.engine.kind", engine, "--engine");
     sets.forEach(s::set);
+    sideSets.forEach(s::set);
     moreSets.forEach(s::set);
     if (!addPatches.isEmpty()) {
       s.addPatches(addPatches);
