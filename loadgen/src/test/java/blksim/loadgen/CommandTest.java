@@ -162,6 +162,12 @@ class CommandTest {
     assertEquals(0, top.status());
     assertTrue(
         top.out().contains("io_uring") && top.out().contains("run") && top.out().contains("bench"));
+    for (String command : new String[] {"run", "compare", "bench"}) {
+      Blksim c = Blksim.run(command, "-h");
+      assertEquals(0, c.status(), command);
+      assertTrue(c.out().startsWith("Usage: blksim " + command + " [-h]"), c.out());
+      assertEquals("", c.err(), command);
+    }
   }
 
   @Test

@@ -25,6 +25,12 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", description = "Measure simulated I/Os per wall second of each engine.")
 public final class BenchCommand implements Callable<Integer> {
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Print this help and exit.")
+  boolean help;
+
   private final PrintStream out;
 
   @Option(

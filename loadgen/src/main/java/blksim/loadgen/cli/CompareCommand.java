@@ -24,8 +24,16 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "compare",
-    description = "Run A and B (A with --patch / --b-set) and print them side by side.")
+    description =
+        "Run A and B (B is A with --patch, or A and B differ by --a-set/--b-set)"
+            + " and print them side by side.")
 public final class CompareCommand implements Callable<Integer> {
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Print this help and exit.")
+  boolean help;
+
   private final PrintStream out;
   private final PrintStream err;
 
