@@ -25,11 +25,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", description = "Measure simulated I/Os per wall second of each engine.")
 public final class BenchCommand implements Callable<Integer> {
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "Print this help and exit.")
-  boolean help;
+  @Mixin HelpOption help = new HelpOption();
 
   private final PrintStream out;
 

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -28,11 +29,7 @@ import picocli.CommandLine.Parameters;
         "Run A and B (B is A with --patch, or A and B differ by --a-set/--b-set)"
             + " and print them side by side.")
 public final class CompareCommand implements Callable<Integer> {
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "Print this help and exit.")
-  boolean help;
+  @Mixin HelpOption help = new HelpOption();
 
   private final PrintStream out;
   private final PrintStream err;

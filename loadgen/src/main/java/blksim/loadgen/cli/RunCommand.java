@@ -6,17 +6,12 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code blksim run SCENARIO.conf}: a HOCON scenario (see config/scenarios/). */
 @Command(name = "run", description = "Run a HOCON scenario file (see config/scenarios/).")
 public final class RunCommand implements Callable<Integer> {
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "Print this help and exit.")
-  boolean help;
+  @Mixin HelpOption help = new HelpOption();
 
   private final PrintStream out;
   private final PrintStream err;
