@@ -9,7 +9,9 @@ public enum ExitStatus {
   /** Bad input: a flag, key, value or parameter; one line names it. */
   USAGE(2),
   /** The end-of-run books did not balance, or an invariant broke during the run. */
-  BOOKS(3);
+  BOOKS(3),
+  /** {@code blksim fuzz} found a case that fails an oracle; its summary names it, shrunk. */
+  FOUND(4);
 
   private final int code;
 

@@ -8,6 +8,21 @@ import blksim.queues.time.EventQueue;
  * bytes; the ratio of their speeds is what the actors cost.
  */
 public final class SequentialEngine implements Engine {
+  private final boolean divergeOnPurpose;
+
+  public SequentialEngine() {
+    this(false);
+  }
+
+  /**
+   * @param divergeOnPurpose a test switch ({@code blksim.engine.diverge-on-purpose}): deliver the
+   *     second of two messages due at one instant first, so that the output differs from the
+   *     actors' and the fuzzer can be seen to catch it
+   */
+  public SequentialEngine(boolean divergeOnPurpose) {
+    this.divergeOnPurpose = divergeOnPurpose;
+  }
+
   @Override
   public EngineRun run(Registry registry) {
     EventQueue queue = new EventQueue();
@@ -18,6 +33,13 @@ public final class SequentialEngine implements Engine {
     long delivered = 0;
     while (!queue.isEmpty()) {
       SimMessage message = (SimMessage) queue.pop();
+      if (divergeOnPurpose && !queue.isEmpty() && queue.peekTimePs() == queue.lastTimePs()) {
+        // the first goes back behind the others of its instant; the second is delivered now
+        int firstTarget = queue.lastTarget();
+        SimMessage second = (SimMessage) queue.pop();
+        queue.push(message.atPs(), firstTarget, message);
+        message = second;
+      }
       out.reset(queue.lastTimePs());
       Registry.deliver(registry.component(queue.lastTarget()), message, out);
       out.drainTo(queue);

@@ -62,6 +62,10 @@ public record RunResult(
    *     at ring teardown
    * @param droppedAtExit completions nobody reaped because the thread had ended
    * @param fatal the lines t/io_uring printed before the thread stopped on an error, or none
+   * @param meanInFlight I/Os between SQE stamp and reap, time-weighted mean over the run (not
+   *     printed: the fuzzer's Little's-law oracle checks the latency histogram against it)
+   * @param inFlightAtEnd I/Os stamped and never reaped by the end of the run
+   * @param accepted SQEs the kernel accepted, {@code done} and those of a call that never returned
    */
   public record Submitter(
       int index,
@@ -71,7 +75,10 @@ public record RunResult(
       long reaps,
       long completed,
       long droppedAtExit,
-      List<String> fatal) {}
+      List<String> fatal,
+      double meanInFlight,
+      long inFlightAtEnd,
+      long accepted) {}
 
   /**
    * Where bios came from.

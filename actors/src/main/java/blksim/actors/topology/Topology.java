@@ -221,6 +221,10 @@ public final class Topology {
   /** Runs on {@code engine} and gathers the result. */
   public RunResult run(Engine engine) {
     Engine.EngineRun run = engine.run(registry);
+    long endPs = run.endPs();
+    for (Cpu cpu : cpus) {
+      endPs = Math.max(endPs, cpu.exitedAtPs());
+    }
     Histogram latency = new Histogram(3);
     CostLedger ledger = new CostLedger();
     Books books = new Books();
@@ -236,7 +240,10 @@ public final class Topology {
               sub.reaps(),
               cpu.ring().completed(),
               cpu.ring().droppedAtExit(),
-              sub.fatal()));
+              sub.fatal(),
+              sub.meanInFlight(endPs),
+              sub.inFlightAtEnd(),
+              cpu.ring().submitted()));
       latency.add(cpu.latencyNs());
       ledger.merge(cpu.ledger());
       cpu.audit(books);
@@ -273,10 +280,6 @@ public final class Topology {
       device.nullBlk().audit(books);
     }
     BioSet set = bioset.bioSet();
-    long endPs = run.endPs();
-    for (Cpu cpu : cpus) {
-      endPs = Math.max(endPs, cpu.exitedAtPs());
-    }
     return new RunResult(
         endPs,
         run.messages(),

@@ -2,10 +2,12 @@ package blksim.loadgen.cli;
 
 import blksim.config.ConfigError;
 import blksim.loadgen.ExitStatus;
+import blksim.loadgen.report.RunReport;
 import blksim.queues.books.InvariantBroken;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -36,18 +38,30 @@ public final class Cli {
   static final class Top implements Callable<Integer> {
     @Override
     public Integer call() {
-      throw new ConfigError("blksim: give a command (io_uring, run, bench) or no arguments at all");
+      throw new ConfigError(
+          "blksim: give a command (io_uring, run, compare, bench, fuzz) or no arguments at all");
     }
   }
 
   /** Runs {@code args}; returns the exit status. */
   public static ExitStatus execute(String[] args, PrintStream out, PrintStream err) {
+    return execute(args, out, err, r -> {});
+  }
+
+  /**
+   * Runs {@code args}; returns the exit status.
+   *
+   * @param reports receives the report of each run that {@code io_uring} or {@code run} made
+   */
+  public static ExitStatus execute(
+      String[] args, PrintStream out, PrintStream err, Consumer<RunReport> reports) {
     String[] effective = args.length == 0 ? DEFAULT_ARGS : args;
     CommandLine cmd = new CommandLine(new Top());
-    cmd.addSubcommand("io_uring", new IoUringCommand(out, err));
-    cmd.addSubcommand("run", new RunCommand(out, err));
+    cmd.addSubcommand("io_uring", new IoUringCommand(out, err, reports));
+    cmd.addSubcommand("run", new RunCommand(out, err, reports));
     cmd.addSubcommand("compare", new CompareCommand(out, err));
     cmd.addSubcommand("bench", new BenchCommand(out));
+    cmd.addSubcommand("fuzz", new FuzzCommand(out, err));
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
     cmd.setParameterExceptionHandler(

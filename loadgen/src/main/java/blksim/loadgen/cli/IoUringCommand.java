@@ -3,12 +3,14 @@ package blksim.loadgen.cli;
 import blksim.config.ConfigError;
 import blksim.config.IoUringSettings;
 import blksim.config.Scenario;
+import blksim.loadgen.report.RunReport;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,6 +24,7 @@ import picocli.CommandLine.Parameters;
 public final class IoUringCommand implements Callable<Integer> {
   private final PrintStream out;
   private final PrintStream err;
+  private final Consumer<RunReport> reports;
 
   @Option(names = "-d", paramLabel = "<int>")
   Integer depth;
@@ -101,8 +104,16 @@ public final class IoUringCommand implements Callable<Integer> {
   @Mixin RunOptions run = new RunOptions();
 
   IoUringCommand(PrintStream out, PrintStream err) {
+    this(out, err, r -> {});
+  }
+
+  /**
+   * @param reports receives the report of the run, once it has been printed
+   */
+  IoUringCommand(PrintStream out, PrintStream err, Consumer<RunReport> reports) {
     this.out = out;
     this.err = err;
+    this.reports = reports;
   }
 
   @Override
@@ -111,7 +122,7 @@ public final class IoUringCommand implements Callable<Integer> {
       TIoUringUsage.print(out);
       return 0;
     }
-    return Runner.runAndReport(scenario().settings(), run.json, out, err).code();
+    return Runner.runAndReport(scenario().settings(), run.json, out, err, reports).code();
   }
 
   /** The scenario these flags describe, with the run options layered on top. */

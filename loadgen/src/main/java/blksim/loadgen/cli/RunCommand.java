@@ -1,9 +1,11 @@
 package blksim.loadgen.cli;
 
 import blksim.config.Scenario;
+import blksim.loadgen.report.RunReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -15,6 +17,7 @@ public final class RunCommand implements Callable<Integer> {
 
   private final PrintStream out;
   private final PrintStream err;
+  private final Consumer<RunReport> reports;
 
   @Parameters(index = "0", paramLabel = "SCENARIO.conf")
   Path file;
@@ -22,13 +25,21 @@ public final class RunCommand implements Callable<Integer> {
   @Mixin RunOptions run = new RunOptions();
 
   RunCommand(PrintStream out, PrintStream err) {
+    this(out, err, r -> {});
+  }
+
+  /**
+   * @param reports receives the report of the run, once it has been printed
+   */
+  RunCommand(PrintStream out, PrintStream err, Consumer<RunReport> reports) {
     this.out = out;
     this.err = err;
+    this.reports = reports;
   }
 
   @Override
   public Integer call() {
-    return Runner.runAndReport(scenario().settings(), run.json, out, err).code();
+    return Runner.runAndReport(scenario().settings(), run.json, out, err, reports).code();
   }
 
   /** The scenario file with the run options layered on top. */

@@ -17,14 +17,23 @@ import blksim.loadgen.report.TIoUringFormat;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /** Runs one scenario and prints what t/io_uring would, then blksim's summary. */
 final class Runner {
   private Runner() {}
 
-  /** Runs {@code settings}, printing everything; returns the exit status. */
+  /**
+   * Runs {@code settings}, printing everything; returns the exit status.
+   *
+   * @param reports receives the report once it is printed (the fuzzer's oracles read it)
+   */
   static ExitStatus runAndReport(
-      BlksimSettings settings, Path json, PrintStream out, PrintStream err) {
+      BlksimSettings settings,
+      Path json,
+      PrintStream out,
+      PrintStream err,
+      Consumer<RunReport> reports) {
     RunReport r = run(settings, out);
     if (settings.ioUring().trackLatencies()) {
       for (RunResult.Submitter sub : r.result().submitters()) {
@@ -42,6 +51,7 @@ final class Runner {
     }
     out.println(Summary.wallLine(r));
     out.flush();
+    reports.accept(r);
     if (!r.result().books().balanced()) {
       err.println("blksim: the books do not balance: " + r.result().books().violations().get(0));
       return ExitStatus.BOOKS;
@@ -57,7 +67,7 @@ final class Runner {
     Engine engine =
         settings.engine().kind() == EngineSettings.Kind.AKKA
             ? new AkkaEngine(settings.engine().akkaConfig())
-            : new SequentialEngine();
+            : new SequentialEngine(settings.engine().divergeOnPurpose());
     long start = System.nanoTime();
     RunResult result = topology.run(engine);
     long wall = System.nanoTime() - start;

@@ -1,5 +1,6 @@
 package blksim.queues.uring;
 
+import blksim.queues.time.TimeWeighted;
 import java.util.random.RandomGenerator;
 
 /**
@@ -56,6 +57,13 @@ public final class Submitter {
   private int curFile;
 
   private int inflight;
+
+  /**
+   * I/Os between their SQE's stamp and their CQE's reap, over time: the ground truth that the
+   * latency histogram must agree with (Little's law), kept apart from fio's {@code s->inflight}.
+   */
+  private final TimeWeighted inFlight = new TimeWeighted();
+
   private int prepped;
   private int toSubmit;
   private long done;
@@ -115,7 +123,9 @@ public final class Submitter {
   public int prepMoreIos(int maxIos, long startPs, long perSqePs) {
     int n = 0;
     while (n < maxIos && !sq.full()) {
-      sq.tryClaim(initIo(startPs + (n + 1) * perSqePs));
+      long stampPs = startPs + (n + 1) * perSqePs;
+      sq.tryClaim(initIo(stampPs));
+      inFlight.add(stampPs, 1);
       n++;
     }
     if (n > 0) {
@@ -164,7 +174,9 @@ public final class Submitter {
         return -1;
       }
       reaped++;
-      latency.record(startPs + reaped * perCqePs - cqe.issuedAtPs());
+      long reapedAtPs = startPs + reaped * perCqePs;
+      latency.record(reapedAtPs - cqe.issuedAtPs());
+      inFlight.add(reapedAtPs, -1);
     }
     cq.advance(reaped);
     inflight -= reaped;
@@ -256,6 +268,16 @@ public final class Submitter {
 
   private int fileDepth() {
     return (depth + files.length - 1) / files.length;
+  }
+
+  /** I/Os stamped and not yet reaped, time-weighted mean over [0, {@code endPs}]. */
+  public double meanInFlight(long endPs) {
+    return inFlight.mean(endPs);
+  }
+
+  /** I/Os stamped and not yet reaped at the end: they weigh in the mean but have no latency. */
+  public long inFlightAtEnd() {
+    return inFlight.value();
   }
 
   public int inflight() {

@@ -1,0 +1,148 @@
+package blksim.loadgen.cli;
+
+import blksim.config.ConfigError;
+import blksim.loadgen.ExitStatus;
+import blksim.loadgen.fuzz.Differential;
+import blksim.loadgen.fuzz.FuzzReport;
+import blksim.loadgen.fuzz.Fuzzer;
+import blksim.loadgen.fuzz.Generator;
+import blksim.loadgen.fuzz.JarBuild;
+import blksim.loadgen.fuzz.Oracles;
+import blksim.loadgen.fuzz.OtherBuild;
+import blksim.loadgen.fuzz.ThisBuild;
+import java.io.FileNotFoundException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code blksim fuzz}: generated scenarios, each checked by the books, a rerun, the second engine,
+ * the accounting and a metamorphic relation; or, with {@code --against}, compared byte for byte
+ * with another build. Failures are shrunk to a command line.
+ */
+@Command(
+    name = "fuzz",
+    description = {
+      "Run generated scenarios through every oracle; shrink each failure to a command line.",
+      "With --against REV: compare every scenario's output with the build of commit REV."
+    })
+public final class FuzzCommand implements Callable<Integer> {
+  @Mixin HelpOption help = new HelpOption();
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  @Option(names = "--count", paramLabel = "N", description = "Cases to run (default 1000).")
+  long count = 1000;
+
+  @Option(names = "--seed", paramLabel = "S", description = "Root seed of the cases (default 1).")
+  long seed = 1;
+
+  @Option(names = "--from", paramLabel = "I", description = "First case number (default 0).")
+  long from = 0;
+
+  @Option(
+      names = "--jobs",
+      paramLabel = "J",
+      description = "Cases run at once (default: the number of cores).")
+  Integer jobs;
+
+  @Option(
+      names = "--against",
+      paramLabel = "REV",
+      description = "Compare with the build of this commit (built once, tests skipped).")
+  String against;
+
+  @Option(
+      names = "--against-jar",
+      paramLabel = "JAR",
+      description = "Compare with this blksim.jar instead of building a commit.")
+  Path againstJar;
+
+  @Option(names = "--summary", paramLabel = "FILE", description = "Also write the summary to FILE.")
+  Path summary;
+
+  @Option(
+      names = "--set",
+      paramLabel = "path=value",
+      description =
+          "Add a setting to every case, kept when shrinking: e.g. a fault planted on purpose,"
+              + " --set books.break=leak-bio.")
+  List<String> sets = new java.util.ArrayList<>();
+
+  @Option(
+      names = "--shrink-runs",
+      paramLabel = "N",
+      description = "Candidates the shrinker may run for one failure (default 200).")
+  int shrinkRuns = 200;
+
+  @Option(
+      names = "--case-timeout",
+      paramLabel = "SECONDS",
+      description = "Wall time after which a case counts as hung (default 300).")
+  int caseTimeout = 300;
+
+  FuzzCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() {
+    check(count >= 1, "--count " + count + ": accepted 1 or more cases");
+    check(from >= 0, "--from " + from + ": accepted 0 or more");
+    int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;
+    check(j >= 1 && j <= 256, "--jobs " + j + ": accepted 1 to 256");
+    check(shrinkRuns >= 0, "--shrink-runs " + shrinkRuns + ": accepted 0 or more");
+    check(caseTimeout >= 1, "--case-timeout " + caseTimeout + ": accepted 1 second or more");
+    check(
+        against == null || againstJar == null,
+        "--against and --against-jar: give one of them, not both");
+    for (String s : sets) {
+      check(
+          s.indexOf('=') > 0,
+          "--set " + s + ": expected path=value, e.g. --set books.break=leak-bio");
+      new blksim.config.Scenario().set(s);
+    }
+    Fuzzer.Check chk;
+    String what;
+    if (against != null || againstJar != null) {
+      Path jar = againstJar != null ? againstJar : OtherBuild.jarOf(against, Path.of(""), err);
+      List<String> seq = List.of("--engine", "sequential");
+      JarBuild other = new JarBuild(jar, seq);
+      chk = new Differential(new ThisBuild(seq), other);
+      what = "each compared byte for byte with " + (against != null ? against : jar);
+    } else {
+      chk = new Oracles();
+      what = "each checked by the books, both engines, a rerun, the accounting and a relation";
+    }
+    Fuzzer fuzzer =
+        new Fuzzer(
+            new Generator(seed, sets), chk, j, Duration.ofSeconds(caseTimeout), shrinkRuns, 5, err);
+    Fuzzer.Result r = fuzzer.run(seed, from, count);
+    FuzzReport.print(r, what, out);
+    if (summary != null) {
+      try (PrintStream f = new PrintStream(summary.toFile(), StandardCharsets.UTF_8)) {
+        FuzzReport.print(r, what, f);
+      } catch (FileNotFoundException e) {
+        throw new ConfigError("--summary " + summary + ": cannot write: " + e.getMessage());
+      } catch (java.io.IOException e) {
+        throw new ConfigError("--summary " + summary + ": cannot write: " + e.getMessage());
+      }
+    }
+    out.flush();
+    return r.failures().isEmpty() ? ExitStatus.OK.code() : ExitStatus.FOUND.code();
+  }
+
+  private static void check(boolean ok, String message) {
+    if (!ok) {
+      throw new ConfigError("blksim fuzz: " + message);
+    }
+  }
+}

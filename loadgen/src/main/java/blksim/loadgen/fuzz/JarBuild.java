@@ -1,0 +1,83 @@
+package blksim.loadgen.fuzz;
+
+import blksim.config.ConfigError;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Another build of blksim, a {@code blksim.jar}, loaded in a class loader of its own beside this
+ * one: every class of it (Akka, the model, the configuration) is its own, and only the JDK is
+ * shared. It is called through {@code blksim.loadgen.Main.run(String[], PrintStream, PrintStream)},
+ * which every build has had since the first.
+ */
+public final class JarBuild implements Build {
+  private final Path jar;
+  private final List<String> extra;
+  private final ClassLoader loader;
+  private final Method run;
+
+  /**
+   * Loads {@code jar}; a jar that is not a blksim build is bad input.
+   *
+   * @param extra arguments appended to every command line
+   */
+  public JarBuild(Path jar, List<String> extra) {
+    if (!Files.isRegularFile(jar)) {
+      throw new ConfigError("--against-jar " + jar + ": no such file");
+    }
+    this.jar = jar;
+    this.extra = List.copyOf(extra);
+    try {
+      URL url = jar.toUri().toURL();
+      this.loader = new URLClassLoader(new URL[] {url}, ClassLoader.getPlatformClassLoader());
+      this.run =
+          loader
+              .loadClass("blksim.loadgen.Main")
+              .getMethod("run", String[].class, PrintStream.class, PrintStream.class);
+    } catch (MalformedURLException | ClassNotFoundException | NoSuchMethodException e) {
+      throw new ConfigError(
+          "--against-jar " + jar + ": not a blksim jar (no blksim.loadgen.Main.run): " + e);
+    }
+  }
+
+  @Override
+  public Outcome run(List<String> args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit;
+    Thread me = Thread.currentThread();
+    ClassLoader before = me.getContextClassLoader();
+    me.setContextClassLoader(loader);
+    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      try {
+        List<String> all = new java.util.ArrayList<>(args);
+        all.addAll(extra);
+        exit = (Integer) run.invoke(null, all.toArray(String[]::new), o, e);
+      } catch (InvocationTargetException ex) {
+        e.println("blksim: escaped the command line's handlers: " + ex.getCause());
+        exit = -1;
+      } catch (IllegalAccessException ex) {
+        throw new IllegalStateException("blksim.loadgen.Main.run is not public in " + jar, ex);
+      }
+    } finally {
+      me.setContextClassLoader(before);
+    }
+    return Outcome.of(
+        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), null);
+  }
+
+  @Override
+  public String name() {
+    return jar.toString();
+  }
+}
