@@ -52,4 +52,22 @@ class OraclesTest {
     assertTrue(a.sameBytes(b));
     assertEquals("line 1: 'IOPS 1' vs 'IOPS 2'", a.firstDifference(c));
   }
+
+  /** A run that t/io_uring itself would hang in is reported, not an invariant broken (issue 15). */
+  @Test
+  void shouldReportTIoUringsOwnHangWithIrqCompletions() {
+    Case hang =
+        new Case(
+            List.of(
+                new Opt("-d", "3"),
+                new Opt("-s", "2"),
+                new Opt("-p", "0"),
+                new Opt(Case.RUNTIME, "10us")),
+            List.of("/dev/nullb0"));
+    Outcome o = new ThisBuild(List.of("--engine", "sequential")).run(hang.args());
+    assertEquals(0, o.exit(), o.err());
+    assertTrue(o.out().contains("submitter0  stopped: hangs in io_cqring_wait"), o.out());
+    assertTrue(o.out().contains("books       balanced"), o.out());
+    assertInstanceOf(Verdict.Ran.class, new Oracles().check(0, hang));
+  }
 }

@@ -65,6 +65,7 @@ public final class Submitter {
   private final TimeWeighted inFlight = new TimeWeighted();
 
   private int prepped;
+  private int acceptedInHungCall;
   private int toSubmit;
   private long done;
   private long calls;
@@ -221,6 +222,24 @@ public final class Submitter {
     }
     fatal.add("io_submit: error " + (-ret));
     return Next.EXIT;
+  }
+
+  /**
+   * The thread blocks for good in the kernel (an io_cqring_wait no completion will end): it does
+   * nothing more, and the report names why.
+   *
+   * @param accepted SQEs the kernel took in the io_uring_enter that never returns: t/io_uring's
+   *     {@code done} never counts them
+   */
+  public void hang(String why, int accepted) {
+    fatal.add(why);
+    finish = true;
+    acceptedInHungCall = accepted;
+  }
+
+  /** SQEs the kernel took in a call that never returned (a hang), so {@code done} lacks them. */
+  public int acceptedInHungCall() {
+    return acceptedInHungCall;
   }
 
   /** Sets {@code s->finish}, as t/io_uring's main thread does when the runtime is over. */
