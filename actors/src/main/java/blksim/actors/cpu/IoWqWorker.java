@@ -41,6 +41,9 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
   private long lockAskedAtPs;
   private long lockWaitPs;
 
+  /** When the CPU has finished switching the sleeping worker out: a wake-up cannot start sooner. */
+  private long freeAtPs;
+
   /**
    * @param index the CPU's number
    * @param cfg the owner thread's files, mapped to the hardware queues of this CPU
@@ -79,7 +82,7 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
   private void onEnqueue(Cpu.IoWqEnqueue m, Outbox out) {
     owner = m.owner();
     if (wq.enqueue(m.reqs())) {
-      issueNext(m.atPs() + charge(KernelFn.SCHEDULE), out);
+      issueNext(Math.max(m.atPs(), freeAtPs) + charge(KernelFn.SCHEDULE), out);
     }
   }
 
@@ -87,7 +90,7 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
   private void issueNext(long t, Outbox out) {
     current = wq.next();
     if (current == null) {
-      charge(KernelFn.SCHEDULE);
+      freeAtPs = t + charge(KernelFn.SCHEDULE);
       return;
     }
     t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
@@ -145,6 +148,11 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
 
   public IoWq wq() {
     return wq;
+  }
+
+  /** When the worker last finished going to sleep: the end of its CPU's work, in ps. */
+  public long freeAtPs() {
+    return freeAtPs;
   }
 
   /** Time spent spinning for the ring's uring_lock, in ps. */

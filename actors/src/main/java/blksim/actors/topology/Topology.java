@@ -225,6 +225,9 @@ public final class Topology {
     for (Cpu cpu : cpus) {
       endPs = Math.max(endPs, cpu.exitedAtPs());
     }
+    for (IoWqWorker w : workers) {
+      endPs = Math.max(endPs, w.freeAtPs());
+    }
     Histogram latency = new Histogram(3);
     CostLedger ledger = new CostLedger();
     Books books = new Books();
