@@ -275,6 +275,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     return thread.exitedAtPs();
   }
 
+  /**
+   * When the thread's last work on this CPU ended (it went to sleep, or, after it ended, the last
+   * poll that reaped its ring): later than any message when that poll found nothing.
+   */
+  public long freeAtPs() {
+    return thread.freeAtPs();
+  }
+
   /** The t/io_uring thread this CPU runs. */
   public int submitterIndex() {
     return core.cfg.submitter();

@@ -223,7 +223,7 @@ public final class Topology {
     Engine.EngineRun run = engine.run(registry);
     long endPs = run.endPs();
     for (Cpu cpu : cpus) {
-      endPs = Math.max(endPs, cpu.exitedAtPs());
+      endPs = Math.max(endPs, Math.max(cpu.exitedAtPs(), cpu.freeAtPs()));
     }
     for (IoWqWorker w : workers) {
       endPs = Math.max(endPs, w.freeAtPs());
