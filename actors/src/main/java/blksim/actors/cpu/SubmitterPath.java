@@ -362,6 +362,9 @@ final class SubmitterPath {
     exiting = true;
     exitedAtPs = t;
     freeAtPs = t;
+    // Completions an interrupt queued as task_work while the thread was in user space: nobody
+    // enters the ring again to run them, so the teardown takes them (later ones go there too).
+    c.ring.dropTaskWorkAtExit();
     if (!c.sub.fatal().isEmpty()) {
       out.send(c.main, new MainThread.ThreadExited(t, c.cfg.submitter(), c.sub.fatal()));
     }
