@@ -42,6 +42,16 @@ class BadInputTest {
         "frobnicate                                             | frobnicate",
         "bench --runs 0                                         | --runs 0",
         "bench --scale 0                                        | --scale 0: accepted 1 to 1024",
+        "fuzz --count 0                                         | --count 0: accepted 1 or more",
+        "fuzz --jobs 0                                          | --jobs 0: accepted 1 to 256",
+        "fuzz --count x                                         | '--count'",
+        "fuzz --against no-such-commit-anywhere                 | not a commit of",
+        "fuzz --against-jar no-such.jar                         | no-such.jar: no such file",
+        "fuzz --against HEAD --against-jar x.jar                | give one of them, not both",
+        "fuzz --set nokey                                       | expected path=value",
+        "fuzz --set io-uring.dept=4                             | did you mean blksim.io-uring.depth?",
+        "fuzz --check nonsense                                  | expected a command line such as",
+        "fuzz --bogus                                           | (options: --count --seed",
       })
   void shouldSayWhatWasWrongOnOneLineAndExit2(String args, String expected) {
     Blksim r = Blksim.run(args.trim().split("\\s+"));

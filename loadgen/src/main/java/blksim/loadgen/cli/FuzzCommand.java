@@ -2,6 +2,8 @@ package blksim.loadgen.cli;
 
 import blksim.config.ConfigError;
 import blksim.loadgen.ExitStatus;
+import blksim.loadgen.fuzz.Case;
+import blksim.loadgen.fuzz.CaseLine;
 import blksim.loadgen.fuzz.Differential;
 import blksim.loadgen.fuzz.FuzzReport;
 import blksim.loadgen.fuzz.Fuzzer;
@@ -10,6 +12,7 @@ import blksim.loadgen.fuzz.JarBuild;
 import blksim.loadgen.fuzz.Oracles;
 import blksim.loadgen.fuzz.OtherBuild;
 import blksim.loadgen.fuzz.ThisBuild;
+import blksim.loadgen.fuzz.Verdict;
 import java.io.FileNotFoundException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -69,6 +72,14 @@ public final class FuzzCommand implements Callable<Integer> {
   Path summary;
 
   @Option(
+      names = "--check",
+      paramLabel = "'blksim io_uring ...'",
+      description =
+          "Check one case, given as the command line a summary prints, by every oracle, and say"
+              + " what each found.")
+  String checkLine;
+
+  @Option(
       names = "--set",
       paramLabel = "path=value",
       description =
@@ -110,6 +121,9 @@ public final class FuzzCommand implements Callable<Integer> {
           "--set " + s + ": expected path=value, e.g. --set books.break=leak-bio");
       new blksim.config.Scenario().set(s);
     }
+    if (checkLine != null) {
+      return checkOne();
+    }
     Fuzzer.Check chk;
     String what;
     if (against != null || againstJar != null) {
@@ -138,6 +152,25 @@ public final class FuzzCommand implements Callable<Integer> {
     }
     out.flush();
     return r.failures().isEmpty() ? ExitStatus.OK.code() : ExitStatus.FOUND.code();
+  }
+
+  /** {@code --check}: one case through every oracle (its relation chosen by {@code --from}). */
+  private int checkOne() {
+    Case c = CaseLine.parse(checkLine);
+    Verdict v = new Oracles().check(from, c);
+    String what;
+    if (v instanceof Verdict.Ran r) {
+      what =
+          "passed every oracle"
+              + (r.relation() == null ? "" : ", and the relation " + r.relation());
+    } else if (v instanceof Verdict.Refused r) {
+      what = "refused in one line: " + r.reason();
+    } else {
+      Verdict.Failed f = (Verdict.Failed) v;
+      what = "FAILED " + f.oracle() + ": " + f.detail();
+    }
+    out.println(c.commandLine() + ": " + what);
+    return v instanceof Verdict.Failed ? ExitStatus.FOUND.code() : ExitStatus.OK.code();
   }
 
   private static void check(boolean ok, String message) {

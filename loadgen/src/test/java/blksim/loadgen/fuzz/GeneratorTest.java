@@ -66,4 +66,18 @@ class GeneratorTest {
   private static long num(Case c, String name) {
     return Long.parseLong(c.get(name));
   }
+
+  /**
+   * What a summary prints reads back as the same case, so a shrunk failure can be checked again.
+   */
+  @Test
+  void shouldReadBackEveryCommandLineItPrints() {
+    Generator g = new Generator(11);
+    for (int i = 0; i < 500; i++) {
+      Case c = g.generate(i);
+      Case back = CaseLine.parse(c.commandLine());
+      assertEquals(c.commandLine(), back.commandLine());
+      assertEquals(c.args(), back.args());
+    }
+  }
 }
