@@ -25,6 +25,6 @@ public record EngineSettings(Kind kind, Config akkaConfig, boolean divergeOnPurp
     return new EngineSettings(
         r.oneOf("blksim.engine.kind", Kind.class),
         r.config(),
-        r.config().getBoolean("blksim.engine.diverge-on-purpose"));
+        r.bool("blksim.engine.diverge-on-purpose"));
   }
 }

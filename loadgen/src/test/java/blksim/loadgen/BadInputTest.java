@@ -52,6 +52,9 @@ class BadInputTest {
         "fuzz --set io-uring.dept=4                             | did you mean blksim.io-uring.depth?",
         "fuzz --check nonsense                                  | expected a command line such as",
         "fuzz --bogus                                           | (options: --count --seed",
+        "fuzz --set engine.diverge-on-purpose=maybe             | rather than BOOLEAN",
+        "fuzz --from 9223372036854775807 --count 2              | would pass 2^63-1",
+        "fuzz --count 1 --summary /nonexistent/dir/x.txt        | --summary /nonexistent/dir/x.txt: cannot write",
       })
   void shouldSayWhatWasWrongOnOneLineAndExit2(String args, String expected) {
     Blksim r = Blksim.run(args.trim().split("\\s+"));

@@ -13,7 +13,6 @@ import blksim.loadgen.fuzz.Oracles;
 import blksim.loadgen.fuzz.OtherBuild;
 import blksim.loadgen.fuzz.ThisBuild;
 import blksim.loadgen.fuzz.Verdict;
-import java.io.FileNotFoundException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -108,7 +107,10 @@ public final class FuzzCommand implements Callable<Integer> {
   public Integer call() {
     check(count >= 1, "--count " + count + ": accepted 1 or more cases");
     check(from >= 0, "--from " + from + ": accepted 0 or more");
-    int j = jobs == null ? Runtime.getRuntime().availableProcessors() : jobs;
+    check(
+        from <= Long.MAX_VALUE - count,
+        "--from " + from + " --count " + count + ": the last case number would pass 2^63-1");
+    int j = jobs == null ? Math.min(256, Runtime.getRuntime().availableProcessors()) : jobs;
     check(j >= 1 && j <= 256, "--jobs " + j + ": accepted 1 to 256");
     check(shrinkRuns >= 0, "--shrink-runs " + shrinkRuns + ": accepted 0 or more");
     check(caseTimeout >= 1, "--case-timeout " + caseTimeout + ": accepted 1 second or more");
@@ -119,44 +121,77 @@ public final class FuzzCommand implements Callable<Integer> {
       check(
           s.indexOf('=') > 0,
           "--set " + s + ": expected path=value, e.g. --set books.break=leak-bio");
-      new blksim.config.Scenario().set(s);
+      // the same checks a run makes: a key it knows, a value of the right kind
+      new blksim.config.Scenario().set(s).settings();
     }
     if (checkLine != null) {
+      check(
+          against == null && againstJar == null,
+          "--check and --against: --check runs the oracles of this build only");
       return checkOne();
     }
-    Fuzzer.Check chk;
-    String what;
-    if (against != null || againstJar != null) {
-      Path jar = againstJar != null ? againstJar : OtherBuild.jarOf(against, Path.of(""), err);
-      List<String> seq = List.of("--engine", "sequential");
-      JarBuild other = new JarBuild(jar, seq);
-      chk = new Differential(new ThisBuild(seq), other);
-      what = "each compared byte for byte with " + (against != null ? against : jar);
-    } else {
-      chk = new Oracles();
-      what = "each checked by the books, both engines, a rerun, the accounting and a relation";
-    }
-    Fuzzer fuzzer =
-        new Fuzzer(
-            new Generator(seed, sets), chk, j, Duration.ofSeconds(caseTimeout), shrinkRuns, 5, err);
-    Fuzzer.Result r = fuzzer.run(seed, from, count);
-    FuzzReport.print(r, what, out);
-    if (summary != null) {
-      try (PrintStream f = new PrintStream(summary.toFile(), StandardCharsets.UTF_8)) {
-        FuzzReport.print(r, what, f);
-      } catch (FileNotFoundException e) {
-        throw new ConfigError("--summary " + summary + ": cannot write: " + e.getMessage());
-      } catch (java.io.IOException e) {
-        throw new ConfigError("--summary " + summary + ": cannot write: " + e.getMessage());
+    // Opened before the run, so that a path that cannot be written is said at once.
+    PrintStream summaryFile = summary == null ? null : openSummary();
+    JarBuild other = null;
+    try {
+      Fuzzer.Check chk;
+      String what;
+      if (against != null || againstJar != null) {
+        Path jar = againstJar != null ? againstJar : OtherBuild.jarOf(against, Path.of(""), err);
+        List<String> seq = List.of("--engine", "sequential");
+        other = new JarBuild(jar, seq);
+        chk = new Differential(new ThisBuild(seq), other);
+        what = "each compared byte for byte with " + (against != null ? against : jar);
+      } else {
+        chk = new Oracles();
+        what = "each checked by the books, both engines, a rerun, the accounting and a relation";
+      }
+      Fuzzer fuzzer =
+          new Fuzzer(
+              new Generator(seed, sets),
+              chk,
+              j,
+              Duration.ofSeconds(caseTimeout),
+              shrinkRuns,
+              5,
+              err);
+      Fuzzer.Result r = fuzzer.run(seed, from, count);
+      FuzzReport.print(r, what, out);
+      out.flush();
+      if (summaryFile != null) {
+        FuzzReport.print(r, what, summaryFile);
+        summaryFile.flush();
+        if (summaryFile.checkError()) {
+          err.println("blksim fuzz: --summary " + summary + ": writing it failed");
+        }
+      }
+      return r.failures().isEmpty() ? ExitStatus.OK.code() : ExitStatus.FOUND.code();
+    } finally {
+      if (summaryFile != null) {
+        summaryFile.close();
+      }
+      if (other != null) {
+        other.close();
       }
     }
-    out.flush();
-    return r.failures().isEmpty() ? ExitStatus.OK.code() : ExitStatus.FOUND.code();
+  }
+
+  private PrintStream openSummary() {
+    try {
+      return new PrintStream(summary.toFile(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new ConfigError(
+          "blksim fuzz: --summary " + summary + ": cannot write: " + e.getMessage());
+    }
   }
 
   /** {@code --check}: one case through every oracle (its relation chosen by {@code --from}). */
   private int checkOne() {
     Case c = CaseLine.parse(checkLine);
+    for (String set : sets) {
+      int eq = set.indexOf('=');
+      c = c.pin("set:" + set.substring(0, eq).trim(), set.substring(eq + 1).trim());
+    }
     Verdict v = new Oracles().check(from, c);
     String what;
     if (v instanceof Verdict.Ran r) {

@@ -1,8 +1,12 @@
 package blksim.loadgen.fuzz;
 
+import blksim.config.ConfigError;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -50,6 +54,19 @@ public record Case(List<Opt> options, List<String> files, Set<String> pinned) {
   /** Whether the shrinker must keep option {@code name}. */
   public boolean isPinned(String name) {
     return pinned.contains(name);
+  }
+
+  /** The case's virtual runtime in microseconds (a HOCON duration, as {@code --set} takes it). */
+  public long runtimeUs() {
+    String v = get(RUNTIME);
+    if (v == null) {
+      return 1_000_000;
+    }
+    try {
+      return ConfigFactory.parseString("d = " + v).getDuration("d", TimeUnit.MICROSECONDS);
+    } catch (ConfigException e) {
+      throw new ConfigError("run.runtime = " + v + ": not a duration, e.g. 200us or 1ms");
+    }
   }
 
   /** This case with {@code name = value} added and pinned. */
@@ -132,7 +149,8 @@ public record Case(List<Opt> options, List<String> files, Set<String> pinned) {
   public String commandLine() {
     StringBuilder b = new StringBuilder("blksim");
     for (String arg : args()) {
-      b.append(' ').append(PLAIN.matcher(arg).matches() ? arg : "'" + arg + "'");
+      b.append(' ')
+          .append(PLAIN.matcher(arg).matches() ? arg : "'" + arg.replace("'", "'\\''") + "'");
     }
     return b.toString();
   }

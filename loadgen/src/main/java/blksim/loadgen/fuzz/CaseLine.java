@@ -51,6 +51,8 @@ public final class CaseLine {
         } else {
           opts.add(new Opt(w, v));
         }
+      } else if (w.equals("-h") || w.equals("-?")) {
+        throw new ConfigError("--check: " + w + " asks for help; a case is a run");
       } else if (w.startsWith("-") && w.length() > 2) {
         opts.add(new Opt(w.substring(0, 2), w.substring(2)));
       } else if (w.startsWith("-") && w.length() == 2 && i + 1 < words.size()) {
@@ -66,17 +68,41 @@ public final class CaseLine {
     return new Case(opts, files);
   }
 
-  /** The words of {@code line} as a POSIX shell splits them: blanks, and single quotes. */
+  /**
+   * The words of {@code line} as a POSIX shell splits them, for what such a line holds: blanks,
+   * single quotes (literal), double quotes (with backslash before {@code " \ $ `}), and a backslash
+   * outside quotes; no expansions.
+   */
   static List<String> words(String line) {
     List<String> out = new ArrayList<>();
     StringBuilder w = new StringBuilder();
-    boolean quoted = false;
+    char quote = 0;
     boolean any = false;
-    for (char ch : line.toCharArray()) {
-      if (ch == '\'') {
-        quoted = !quoted;
+    for (int i = 0; i < line.length(); i++) {
+      char ch = line.charAt(i);
+      if (quote == '\'') {
+        if (ch == '\'') {
+          quote = 0;
+        } else {
+          w.append(ch);
+        }
+      } else if (quote == '"') {
+        if (ch == '"') {
+          quote = 0;
+        } else if (ch == '\\'
+            && i + 1 < line.length()
+            && "\"\\$`".indexOf(line.charAt(i + 1)) >= 0) {
+          w.append(line.charAt(++i));
+        } else {
+          w.append(ch);
+        }
+      } else if (ch == '\'' || ch == '"') {
+        quote = ch;
         any = true;
-      } else if (!quoted && Character.isWhitespace(ch)) {
+      } else if (ch == '\\' && i + 1 < line.length()) {
+        w.append(line.charAt(++i));
+        any = true;
+      } else if (Character.isWhitespace(ch)) {
         if (any) {
           out.add(w.toString());
           w.setLength(0);
@@ -87,7 +113,7 @@ public final class CaseLine {
         any = true;
       }
     }
-    if (quoted) {
+    if (quote != 0) {
       throw new ConfigError("--check " + line + ": a quote is not closed");
     }
     if (any) {

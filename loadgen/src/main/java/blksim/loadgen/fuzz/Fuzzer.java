@@ -106,24 +106,27 @@ public final class Fuzzer {
               t.setDaemon(true);
               return t;
             });
-    List<Case> cases = new ArrayList<>();
-    List<Future<Verdict>> futures = new ArrayList<>();
-    for (long i = from; i < from + count; i++) {
-      long index = i;
-      Case c = generator.generate(index);
-      cases.add(c);
-      futures.add(pool.submit(() -> check.check(index, c)));
-    }
+    java.util.ArrayDeque<Future<Verdict>> window = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Case> windowCases = new java.util.ArrayDeque<>();
+    long next = from;
+    long end = from + count;
     long ran = 0;
     Map<String, Long> refusals = new TreeMap<>();
     Map<String, Long> relations = new TreeMap<>();
     Map<String, Long> dimensions = new TreeMap<>();
     List<Failure> failures = new ArrayList<>();
     long step = Math.max(1, count / 20);
-    for (int k = 0; k < futures.size(); k++) {
-      Case c = cases.get(k);
+    for (long k = 0; k < count; k++) {
+      // A bounded window of cases in the pool: memory stays flat however many are asked for.
+      while (next < end && window.size() < 4 * jobs) {
+        long index = next++;
+        Case c = generator.generate(index);
+        windowCases.add(c);
+        window.add(pool.submit(() -> check.check(index, c)));
+      }
+      Case c = windowCases.poll();
       long index = from + k;
-      Verdict v = await(futures.get(k));
+      Verdict v = await(window.poll());
       dimensions(c, dimensions);
       if (v instanceof Verdict.Ran r) {
         ran++;
@@ -135,7 +138,7 @@ public final class Fuzzer {
       } else if (v instanceof Verdict.Failed f) {
         failures.add(new Failure(index, c, f, c, 0));
       }
-      if ((k + 1) % step == 0 || k + 1 == futures.size()) {
+      if ((k + 1) % step == 0 || k + 1 == count) {
         progress.printf(
             Locale.ROOT,
             "fuzz: %d/%d cases, %d ran, %d refused, %d failed%n",
@@ -146,10 +149,15 @@ public final class Fuzzer {
             failures.size());
       }
     }
+    List<Failure> shrunk = shrinkSome(failures, pool);
     pool.shutdownNow();
-    List<Failure> shrunk = shrinkSome(failures);
     return new Result(
         seed, from, count, ran, refusals, relations, dimensions, shrunk, System.nanoTime() - start);
+  }
+
+  /** One check on the pool, with the case timeout and with what it throws turned into a verdict. */
+  private Verdict checked(ExecutorService pool, long index, Case c) {
+    return await(pool.submit(() -> check.check(index, c)));
   }
 
   private Verdict await(Future<Verdict> f) {
@@ -167,17 +175,21 @@ public final class Fuzzer {
     }
   }
 
+  /** Oracles whose failures are not shrunk: each candidate could take the whole case timeout. */
+  private static final Set<String> NOT_SHRUNK = Set.of("hang", "interrupted");
+
   /** Shrinks the first failure of each oracle, then others, up to {@code shrinkFailures}. */
-  private List<Failure> shrinkSome(List<Failure> failures) {
+  private List<Failure> shrinkSome(List<Failure> failures, ExecutorService pool) {
     List<Integer> order = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < failures.size(); i++) {
-      if (seen.add(failures.get(i).verdict().oracle())) {
+      if (!NOT_SHRUNK.contains(failures.get(i).verdict().oracle())
+          && seen.add(failures.get(i).verdict().oracle())) {
         order.add(i);
       }
     }
     for (int i = 0; i < failures.size() && order.size() < shrinkFailures; i++) {
-      if (!order.contains(i)) {
+      if (!order.contains(i) && !NOT_SHRUNK.contains(failures.get(i).verdict().oracle())) {
         order.add(i);
       }
     }
@@ -193,7 +205,7 @@ public final class Fuzzer {
                       && g.oracle().equals(oracle),
               shrinkRuns);
       Case small = s.shrink(f.generated());
-      Verdict last = check.check(f.index(), small);
+      Verdict last = small.equals(f.generated()) ? f.verdict() : checked(pool, f.index(), small);
       Verdict.Failed verdict = last instanceof Verdict.Failed g ? g : f.verdict();
       out.set(i, new Failure(f.index(), f.generated(), verdict, small, s.runs()));
     }

@@ -59,7 +59,7 @@ public final class Generator {
     RandomGenerator r =
         RandomGeneratorFactory.of("L64X128MixRandom")
             .create(seed * 0x9E3779B97F4A7C15L + index * 0xBF58476D1CE4E5B9L + 1);
-    Case c = new Build(r).build();
+    Case c = new Draw(r).build();
     for (String s : sets) {
       int eq = s.indexOf('=');
       c = c.pin("set:" + s.substring(0, eq).trim(), s.substring(eq + 1).trim());
@@ -68,11 +68,11 @@ public final class Generator {
   }
 
   /** The drawing of one case. */
-  private static final class Build {
+  private static final class Draw {
     private final RandomGenerator r;
     private final List<Opt> opts = new ArrayList<>();
 
-    Build(RandomGenerator r) {
+    Draw(RandomGenerator r) {
       this.r = r;
     }
 

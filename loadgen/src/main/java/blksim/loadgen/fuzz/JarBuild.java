@@ -19,10 +19,10 @@ import java.util.List;
  * shared. It is called through {@code blksim.loadgen.Main.run(String[], PrintStream, PrintStream)},
  * which every build has had since the first.
  */
-public final class JarBuild implements Build {
+public final class JarBuild implements Build, AutoCloseable {
   private final Path jar;
   private final List<String> extra;
-  private final ClassLoader loader;
+  private final URLClassLoader loader;
   private final Method run;
 
   /**
@@ -32,7 +32,7 @@ public final class JarBuild implements Build {
    */
   public JarBuild(Path jar, List<String> extra) {
     if (!Files.isRegularFile(jar)) {
-      throw new ConfigError("--against-jar " + jar + ": no such file");
+      throw new ConfigError("blksim fuzz: " + jar + ": no such file");
     }
     this.jar = jar;
     this.extra = List.copyOf(extra);
@@ -43,9 +43,15 @@ public final class JarBuild implements Build {
           loader
               .loadClass("blksim.loadgen.Main")
               .getMethod("run", String[].class, PrintStream.class, PrintStream.class);
-    } catch (MalformedURLException | ClassNotFoundException | NoSuchMethodException e) {
+    } catch (MalformedURLException
+        | ClassNotFoundException
+        | NoSuchMethodException
+        | LinkageError e) {
       throw new ConfigError(
-          "--against-jar " + jar + ": not a blksim jar (no blksim.loadgen.Main.run): " + e);
+          "blksim fuzz: "
+              + jar
+              + ": not a blksim jar this JVM can run (blksim.loadgen.Main.run): "
+              + e);
     }
   }
 
@@ -63,8 +69,10 @@ public final class JarBuild implements Build {
         List<String> all = new java.util.ArrayList<>(args);
         all.addAll(extra);
         exit = (Integer) run.invoke(null, all.toArray(String[]::new), o, e);
-      } catch (InvocationTargetException ex) {
-        e.println("blksim: escaped the command line's handlers: " + ex.getCause());
+      } catch (InvocationTargetException | LinkageError ex) {
+        e.println(
+            "blksim: escaped the command line's handlers: "
+                + (ex instanceof InvocationTargetException ite ? ite.getCause() : ex));
         exit = -1;
       } catch (IllegalAccessException ex) {
         throw new IllegalStateException("blksim.loadgen.Main.run is not public in " + jar, ex);
@@ -79,5 +87,15 @@ public final class JarBuild implements Build {
   @Override
   public String name() {
     return jar.toString();
+  }
+
+  /** Lets the other build's classes go. */
+  @Override
+  public void close() {
+    try {
+      loader.close();
+    } catch (java.io.IOException e) {
+      // nothing to do: the jar was only read
+    }
   }
 }

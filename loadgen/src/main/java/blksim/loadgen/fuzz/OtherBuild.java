@@ -7,13 +7,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /**
  * Builds blksim as it was at another commit, for {@code blksim fuzz --against REV}: the commit's
- * tree is exported with {@code git archive} into a folder of the system's temporary directory named
- * by its hash, and built there with its own Maven wrapper, tests skipped. A folder already built is
- * used again.
+ * tree is exported with {@code git archive} into the user's cache, {@code
+ * ~/.cache/blksim/against/HASH}, and built there with its own Maven wrapper, tests skipped (in a
+ * folder of its own, renamed into place when done). A folder already built is used again.
  */
 public final class OtherBuild {
   private OtherBuild() {}
@@ -29,42 +30,58 @@ public final class OtherBuild {
     if (hash == null) {
       throw new ConfigError("--against " + rev + ": not a commit of " + top);
     }
-    Path dir = Path.of(System.getProperty("java.io.tmpdir"), "blksim-against-" + hash);
+    Path cache = Path.of(System.getProperty("user.home"), ".cache", "blksim", "against");
+    Path dir = cache.resolve(hash);
     Path jar = dir.resolve("loadgen/target/blksim.jar");
     if (Files.isRegularFile(jar)) {
       return jar;
     }
-    progress.println("fuzz: building " + rev + " (" + hash.substring(0, 12) + ") in " + dir);
+    progress.println("fuzz: building " + rev + " (" + hash.substring(0, 12) + ") into " + dir);
     try {
-      Files.createDirectories(dir);
-      Path log = dir.resolve("build.log");
-      int archived =
-          run(
-              new ProcessBuilder(
-                      "sh",
-                      "-c",
-                      "git -C \"$0\" archive --format=tar \"$1\" | tar -x -C \"$2\"",
-                      top,
-                      hash,
-                      dir.toString())
-                  .redirectErrorStream(true)
-                  .redirectOutput(log.toFile()));
-      if (archived != 0) {
-        throw new ConfigError("--against " + rev + ": git archive failed; see " + log);
+      Files.createDirectories(cache);
+      // Built in a folder of its own, then renamed into place: two runs at once never share one.
+      Path work = Files.createTempDirectory(cache, hash.substring(0, 12) + ".");
+      Path log = work.resolve("build.log");
+      Path tar = work.resolve("tree.tar");
+      step(
+          rev,
+          log,
+          new ProcessBuilder(
+              "git", "-C", top, "archive", "--format=tar", "-o", tar.toString(), hash),
+          "git archive");
+      step(
+          rev,
+          log,
+          new ProcessBuilder("tar", "-x", "-f", tar.toString(), "-C", work.toString()),
+          "tar");
+      step(
+          rev,
+          log,
+          new ProcessBuilder("sh", "./mvnw", "-q", "-B", "-Dmaven.test.skip=true", "package")
+              .directory(work.toFile()),
+          "the build");
+      if (!Files.isRegularFile(work.resolve("loadgen/target/blksim.jar"))) {
+        throw new ConfigError("--against " + rev + ": the build made no blksim.jar; see " + log);
       }
-      int built =
-          run(
-              new ProcessBuilder("sh", "./mvnw", "-q", "-B", "-Dmaven.test.skip=true", "package")
-                  .directory(dir.toFile())
-                  .redirectErrorStream(true)
-                  .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())));
-      if (built != 0 || !Files.isRegularFile(jar)) {
-        throw new ConfigError("--against " + rev + ": the build failed; see " + log);
+      try {
+        Files.move(work, dir, StandardCopyOption.ATOMIC_MOVE);
+      } catch (java.nio.file.FileAlreadyExistsException
+          | java.nio.file.DirectoryNotEmptyException e) {
+        // another run built it meanwhile: use that one
       }
-      return jar;
+      return Files.isRegularFile(jar) ? jar : work.resolve("loadgen/target/blksim.jar");
     } catch (IOException e) {
       throw new ConfigError(
-          "--against " + rev + ": cannot build in " + dir + ": " + e.getMessage());
+          "--against " + rev + ": cannot build in " + cache + ": " + e.getMessage());
+    }
+  }
+
+  /** Runs one step of the build, its output appended to {@code log}; a failure is bad input. */
+  private static void step(String rev, Path log, ProcessBuilder pb, String what)
+      throws IOException {
+    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    if (run(pb) != 0) {
+      throw new ConfigError("--against " + rev + ": " + what + " failed; see " + log);
     }
   }
 
@@ -85,9 +102,11 @@ public final class OtherBuild {
 
   private static int run(ProcessBuilder pb) throws IOException {
     pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    Process p = pb.start();
     try {
-      return pb.start().waitFor();
+      return p.waitFor();
     } catch (InterruptedException e) {
+      p.destroy();
       Thread.currentThread().interrupt();
       return -1;
     }

@@ -72,4 +72,17 @@ class ShrinkerTest {
     assertEquals(
         List.of("io_uring", "--null-blk", "poll_queues=2 irqmode=2", "/dev/nullb0"), c.args());
   }
+
+  @Test
+  void shouldReadBackWhatItQuotesEvenWithAQuoteInside() {
+    Case c =
+        new Case(
+            List.of(new Opt("set:run.status-interval", "it's 1 ms"), new Opt(Case.RUNTIME, "10us")),
+            List.of("/dev/nullb0"));
+    assertEquals(
+        "blksim io_uring --set 'run.status-interval=it'\\''s 1 ms' --set run.runtime=10us /dev/nullb0",
+        c.commandLine());
+    assertEquals(c.args(), CaseLine.parse(c.commandLine()).args());
+    assertEquals(List.of("a b", "c\"d", "e"), CaseLine.words("\"a b\" 'c\"d' \\e"));
+  }
 }
