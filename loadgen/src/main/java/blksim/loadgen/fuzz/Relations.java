@@ -2,6 +2,7 @@ package blksim.loadgen.fuzz;
 
 import blksim.config.Patch;
 import blksim.loadgen.report.RunReport;
+import blksim.queues.cost.KernelFn;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -177,10 +178,10 @@ final class Relations {
 
   /**
    * A longer {@code completion_nsec} must not raise IOPS where the device's latency bounds them:
-   * where every submitter's CPU waits (idle at least 10 % of the run). Where the CPU is the bound,
-   * the completion time only moves when the timer interrupts land, and their coalescing can tip
-   * IOPS either way by a fraction of a percent (a 1 ms run at -d128 -s1 -p0 on xeon-gold-6154: 689K
-   * at 10 us, 692K at 21 us), so the relation says nothing there. Runs last at least 1 ms and 50
+   * where every submitter waits for it ({@link #latencyBound}). Where the CPU is the bound, the
+   * completion time only moves when the timer interrupts land, and their coalescing can tip IOPS
+   * either way by a fraction of a percent (a 1 ms run at -d128 -s1 -p0 on xeon-gold-6154: 689K at
+   * 10 us, 692K at 21 us), so the relation says nothing there. Runs last at least 1 ms and 50
    * completion times, so that the start (when early completions steal the CPU from submission)
    * weighs little, and one io_uring_enter call a thread is allowed at the end.
    */
@@ -219,11 +220,18 @@ final class Relations {
             + " us");
   }
 
-  /** Whether every submitter's CPU sat idle at least a tenth of the run: the device bounds it. */
+  /**
+   * Whether the device bounds every submitter: its CPU sat idle a tenth of the run (it slept in
+   * io_cqring_wait), or it polled for nothing at least once for every ten I/Os (it spun in
+   * io_do_iopoll waiting for the device).
+   */
   private static boolean latencyBound(RunReport r) {
     long endPs = r.result().endPs();
     for (var sub : r.result().submitters()) {
-      if (endPs - r.result().ledger().totalPs(sub.cpu()) < endPs / 10) {
+      var empty = r.result().ledger().steps(sub.cpu()).get(KernelFn.IO_DO_IOPOLL_EMPTY.symbol());
+      boolean idle = endPs - r.result().ledger().totalPs(sub.cpu()) >= endPs / 10;
+      boolean spun = empty != null && empty.calls() * 10 >= Math.max(1, sub.completed());
+      if (!idle && !spun) {
         return false;
       }
     }
