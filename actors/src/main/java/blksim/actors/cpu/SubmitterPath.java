@@ -219,13 +219,7 @@ final class SubmitterPath {
       // batch it submits, and to_wait adds the batch again: -d3 -s2 waits for 3 with 2 out). Only
       // IOPOLL's io_iopoll_check gives up on an empty list; io_cqring_wait sleeps for good, and
       // the real tool hangs there until it is killed. The model stops the thread and says so.
-      c.sub.hang(
-          "hangs in io_cqring_wait: io_uring_enter(to_submit, min_complete="
-              + args.toWait()
-              + ") with "
-              + c.ring.cqEvents()
-              + " completions posted and none to come; t/io_uring would sleep here until killed",
-          ret);
+      c.sub.hangInCqringWait(args.toWait(), c.ring.cqEvents(), ret);
       exitThread(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
       return;
     }

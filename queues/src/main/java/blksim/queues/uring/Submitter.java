@@ -225,14 +225,21 @@ public final class Submitter {
   }
 
   /**
-   * The thread blocks for good in the kernel (an io_cqring_wait no completion will end): it does
-   * nothing more, and the report names why.
+   * The thread blocks for good in io_cqring_wait, which no completion will end: it does nothing
+   * more, and the report names why.
    *
+   * @param minComplete the {@code min_complete} it asked for
+   * @param posted the CQEs there are, all that will come
    * @param accepted SQEs the kernel took in the io_uring_enter that never returns: t/io_uring's
    *     {@code done} never counts them
    */
-  public void hang(String why, int accepted) {
-    fatal.add(why);
+  public void hangInCqringWait(int minComplete, long posted, int accepted) {
+    fatal.add(
+        "hangs in io_cqring_wait: io_uring_enter(to_submit, min_complete="
+            + minComplete
+            + ") with "
+            + posted
+            + " completions posted and none to come; t/io_uring would sleep here until killed");
     finish = true;
     acceptedInHungCall = accepted;
   }

@@ -245,4 +245,37 @@ class SubmitterTest {
             "io: unexpected ret=-95", "Your filesystem/driver/kernel doesn't support polled IO"),
         h.sub.fatal());
   }
+
+  /**
+   * t/io_uring's own hang: -d3 -s2 (-c3) counts the batch twice in to_wait and asks for 3
+   * completions with 2 in flight; by interrupt, io_cqring_wait never returns.
+   */
+  @Test
+  void shouldAskForMoreCompletionsThanInFlightAtD3S2AndRecordTheHang() {
+    Harness h = new Harness(3, 2, 3);
+    Submitter.EnterArgs a = h.pass();
+    assertEquals(2, a.toSubmit());
+    assertEquals(3, a.toWait(), "min(inflight 2 + to_submit 2, batch_complete 3)");
+    h.sub.hangInCqringWait(a.toWait(), 2, 2);
+    assertEquals(0, h.sub.done(), "the call never returned");
+    assertEquals(2, h.sub.acceptedInHungCall());
+    assertTrue(h.sub.fatal().get(0).startsWith("hangs in io_cqring_wait"), h.sub.fatal().get(0));
+  }
+
+  /** The ground truth of I/Os in flight: each from its SQE's stamp to its CQE's reap. */
+  @Test
+  void shouldWeighEachIoInFlightFromStampToReap() {
+    Harness h = new Harness(2, 2, 2);
+    h.sub.beginPass(h.sub.prepMoreIos(2, 0, 1000)); // stamped at 1000 and 2000 ps
+    for (int i = 0; i < 2; i++) {
+      IoKiocb req = h.ctx.submitSqe();
+      h.ctx.iopollReqIssued(req);
+      h.ctx.completeRwIopoll(req, BS);
+    }
+    h.ctx.iopollFlushCompleted();
+    // reaped at 10000 and 11000 ps: in flight 10000 - 1000 and 11000 - 2000
+    assertEquals(2, h.sub.reap(9000, 1000, ps -> {}));
+    assertEquals(0, h.sub.inFlightAtEnd());
+    assertEquals((9000.0 + 9000.0) / 20_000, h.sub.meanInFlight(20_000), 1e-12);
+  }
 }
