@@ -3,7 +3,7 @@ package blksim.config;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** The seeds' patches, each a toggle of the modelled path (shared/seeds/). */
+/** The seeds' patches, each a toggle of the modelled path (docs/seeds.md). */
 public enum Patch {
   /**
    * "block: cache bdev in struct file for raw bdev IO" (Pavel Begunkov, seed 000 1/3; applied,

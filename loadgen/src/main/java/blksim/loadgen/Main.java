@@ -9,7 +9,8 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    // Initialise SLF4J before Akka's threads do, or it prints a "replay" warning (stack-notes 3).
+    // Initialise SLF4J before Akka's threads do, or it prints a "replay" warning
+    // (docs/build-notes.md 3).
     LoggerFactory.getILoggerFactory();
     System.exit(run(args, System.out, System.err));
   }

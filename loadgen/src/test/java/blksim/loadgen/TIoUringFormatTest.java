@@ -6,7 +6,7 @@ import blksim.loadgen.report.TIoUringFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** t/io_uring's own arithmetic and formats (fio t/io_uring.c, shared/kernel-facts.md 1.4). */
+/** t/io_uring's own arithmetic and formats (fio t/io_uring.c, docs/kernel.md 1.4). */
 class TIoUringFormatTest {
 
   @Test

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Akka engine: every component in its own actor, and a {@link Clock} actor that orders every
  * message. All of them run on one dispatcher with a single thread and a high throughput ({@code
- * blksim.engine.dispatcher}; DESIGN section 2), where every hand-off stays on one worker's queue.
+ * blksim.engine.dispatcher}; docs/model.md section 2), where every hand-off stays on one worker's
+ * queue.
  */
 public final class AkkaEngine implements Engine {
   private static final String QUIET =

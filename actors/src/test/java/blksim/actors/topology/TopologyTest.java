@@ -61,7 +61,7 @@ class TopologyTest {
     assertEquals(10_000_000_000L, r.timeoutPs, "the runtime ends at 10 ms");
     long ios = res.reaps();
     double nsPerIo = res.ledger().totalPs(0) / 1000.0 / ios;
-    // cost-facts section 6's 303 ns: the profile's shape plus what its facts derive (-X1 saves
+    // docs/costs.md section 6's 303 ns: the profile's shape plus what its facts derive (-X1 saves
     // fdget/fdput, 18 ns per call, that section 6 counted)
     assertEquals(303.0, nsPerIo, 0.05);
     assertEquals(res.done(), ios, "-d32: every I/O submitted is reaped before the thread ends");

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * How t/io_uring's {@code main} hands the files of its command line to its threads (fio
- * t/io_uring.c; shared/kernel-facts.md section 1.2): {@code threads_per_f = nthreads / nfiles} (at
- * least 1), the first {@code nthreads - threads_per_f * nfiles} files one thread more, each file to
- * that many consecutive threads, wrapping; at most {@code MAX_FDS} files per thread.
+ * t/io_uring.c; docs/kernel.md section 1.2): {@code threads_per_f = nthreads / nfiles} (at least
+ * 1), the first {@code nthreads - threads_per_f * nfiles} files one thread more, each file to that
+ * many consecutive threads, wrapping; at most {@code MAX_FDS} files per thread.
  */
 public final class FileAssignment {
   private FileAssignment() {}

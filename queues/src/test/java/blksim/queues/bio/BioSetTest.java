@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The per-CPU bio cache policy of block/bio.c in 5.16-5.18 (shared/kernel-facts.md 5.1). */
+/** The per-CPU bio cache policy of block/bio.c in 5.16-5.18 (docs/kernel.md 5.1). */
 class BioSetTest {
   private static final BioSetSettings KERNEL = new BioSetSettings(true, 512, 64, 4, 2, 32);
 

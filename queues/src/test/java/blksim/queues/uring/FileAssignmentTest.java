@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** t/io_uring's threads_per_f assignment (shared/kernel-facts.md section 1.2). */
+/** t/io_uring's threads_per_f assignment (docs/kernel.md section 1.2). */
 class FileAssignmentTest {
 
   @Test

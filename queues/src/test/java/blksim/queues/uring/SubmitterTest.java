@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * t/io_uring's submit/reap decisions (fio t/io_uring.c {@code submitter_uring_fn};
- * shared/kernel-facts.md section 1.3), driven against a scripted kernel.
+ * t/io_uring's submit/reap decisions (fio t/io_uring.c {@code submitter_uring_fn}; docs/kernel.md
+ * section 1.3), driven against a scripted kernel.
  */
 class SubmitterTest {
   private static final int BS = 512;
