@@ -201,7 +201,7 @@ public final class Fuzzer {
       Shrinker s =
           new Shrinker(
               c ->
-                  check.check(f.index(), c) instanceof Verdict.Failed g
+                  checked(pool, f.index(), c) instanceof Verdict.Failed g
                       && g.oracle().equals(oracle),
               shrinkRuns);
       Case small = s.shrink(f.generated());
