@@ -44,6 +44,11 @@ public final class SequentialEngine implements Engine {
       Registry.deliver(registry.component(queue.lastTarget()), message, out);
       out.drainTo(queue);
       delivered++;
+      if ((delivered & 0xFFFF) == 0 && Thread.currentThread().isInterrupted()) {
+        // a caller gave up on this run (blksim fuzz's case timeout): let the thread go
+        throw new IllegalStateException(
+            "the run was interrupted at " + queue.lastTimePs() + " ps of virtual time");
+      }
     }
     return new EngineRun(queue.lastTimePs(), delivered);
   }

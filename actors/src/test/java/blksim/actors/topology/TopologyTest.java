@@ -48,6 +48,20 @@ class TopologyTest {
         sets);
   }
 
+  /** A caller that gives up on a run (blksim fuzz's case timeout) gets its thread back. */
+  @Test
+  void theSequentialEngineShouldStopWhenItsThreadIsInterrupted() {
+    Topology t = Topology.build(seedRun("run.runtime=1s"), new Recorder());
+    Thread.currentThread().interrupt();
+    try {
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> t.run(new SequentialEngine()));
+      assertTrue(e.getMessage().contains("interrupted"), e.getMessage());
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
   @Test
   void bothEnginesShouldProduceTheSameRun() {
     Runs.sameOnBothEngines(seedRun());
