@@ -1,6 +1,5 @@
 package blksim.actors.bioset;
 
-import blksim.actors.cpu.Cpu;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
@@ -29,6 +28,15 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
   /** Everything a bioset understands. */
   public sealed interface Command extends SimMessage permits AllocBios, PutBios {}
 
+  /** What a bioset answers; a caller receives it through an adapter of its own protocol. */
+  public sealed interface Reply extends SimMessage permits Allocated, Put {}
+
+  /** The bios asked for, one per request being submitted. */
+  public record Allocated(long atPs, List<Bio> bios) implements Reply {}
+
+  /** The bios put are back. */
+  public record Put(long atPs) implements Reply {}
+
   /**
    * Allocate {@code count} bios on {@code cpu}.
    *
@@ -42,12 +50,11 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       int count,
       boolean allocCache,
       int nrVecs,
-      SimRef<Cpu.Command> replyTo)
+      SimRef<Reply> replyTo)
       implements Command {}
 
   /** The final {@code bio_put} of each bio, on {@code cpu}. */
-  public record PutBios(
-      long atPs, int cpu, CpuTime what, List<Bio> bios, SimRef<Cpu.Command> replyTo)
+  public record PutBios(long atPs, int cpu, CpuTime what, List<Bio> bios, SimRef<Reply> replyTo)
       implements Command {}
 
   private final BioSet bioSet;
@@ -58,7 +65,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
 
   public BioSetCache(
       String name, BioSet bioSet, PathCosts costs, BooksSettings.Break breakOnPurpose) {
-    super(name);
+    super(name, Command.class);
     this.bioSet = bioSet;
     this.charger = new Charger(costs);
     this.listLockLine =
@@ -95,7 +102,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       t += charge(m.cpu(), m.what(), KernelFn.BIO_INIT);
       bios.add(bio);
     }
-    out.send(m.replyTo(), new Cpu.BiosAllocated(t, bios));
+    out.send(m.replyTo(), new Allocated(t, bios));
   }
 
   private void onPutBios(PutBios m, Outbox out) {
@@ -110,7 +117,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       t += slabSlowPath(m.cpu(), m.what(), t);
       t += charge(m.cpu(), m.what(), PUT_FN.get(path));
     }
-    out.send(m.replyTo(), new Cpu.BiosPut(t));
+    out.send(m.replyTo(), new Put(t));
   }
 
   private static final java.util.Map<BioSet.PutPath, KernelFn> PUT_FN =

@@ -9,8 +9,6 @@ import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.actors.tiouring.MainThread;
-import blksim.queues.bio.Bio;
-import blksim.queues.blkmq.Request;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
@@ -46,52 +44,40 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** Everything a CPU understands. */
   public sealed interface Command extends SimMessage
       permits Start,
-          BiosAllocated,
-          BiosQueued,
-          Polled,
-          BiosPut,
+          FromBioSet,
+          FromHctx,
           ReadCounters,
           Finish,
           Resume,
-          TimerFired,
-          IrqEnded,
+          FromDevice,
           CompletedElsewhere,
-          IoWqEnqueue,
-          WantsUringLock,
-          UringUnlocked {}
+          WantsUringLock {}
 
   /** Starts the submitter thread. */
   public record Start(long atPs) implements Command {}
 
-  /** The bioset returned the bios asked for, one per request being submitted. */
-  public record BiosAllocated(long atPs, List<Bio> bios) implements Command {}
+  /** A bioset's answer, through this CPU's adapter. */
+  public record FromBioSet(BioSetCache.Reply reply) implements Command {
+    @Override
+    public long atPs() {
+      return reply.atPs();
+    }
+  }
 
-  /**
-   * The hardware queue took the bios and the driver queued {@code count} requests; {@code ended}
-   * are the bios of requests the driver completed at once (interrupt-driven queues with irqmode 0
-   * or 1), {@code wouldBlock} those that found no tag and ended with {@code BLK_STS_AGAIN}.
-   */
-  public record BiosQueued(long atPs, int count, List<Bio> ended, List<Bio> wouldBlock)
-      implements Command {}
-
-  /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
-  public record IoWqEnqueue(long atPs, List<IoKiocb> reqs, SimRef<Command> owner)
-      implements Command {}
+  /** A hardware queue's answer, through this CPU's adapter. */
+  public record FromHctx(HwQueue.Reply reply) implements Command {
+    @Override
+    public long atPs() {
+      return reply.atPs();
+    }
+  }
 
   /**
    * The io-wq worker issued {@code req} and takes its ring's {@code uring_lock} to put it on the
    * IOPOLL list ({@code io_iopoll_req_issued} with {@code IO_URING_F_UNLOCKED}).
    */
-  public record WantsUringLock(long atPs, IoKiocb req, SimRef<Command> worker) implements Command {}
-
-  /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
-  public record UringUnlocked(long atPs) implements Command {}
-
-  /** A poll of a hardware queue returned; {@code ended} are the bios of the requests it ended. */
-  public record Polled(long atPs, List<Bio> ended) implements Command {}
-
-  /** The bioset took back the bios put. */
-  public record BiosPut(long atPs) implements Command {}
+  public record WantsUringLock(long atPs, IoKiocb req, SimRef<IoWqWorker.Command> worker)
+      implements Command {}
 
   /** t/io_uring's main thread reads the submitter's counters. */
   public record ReadCounters(long atPs, SimRef<MainThread.Command> replyTo) implements Command {}
@@ -102,20 +88,13 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** io_uring_enter returns to user space. */
   record Resume(long atPs) implements Command {}
 
-  /**
-   * A null_blk hrtimer armed on this CPU (irqmode=2) expired: a hard interrupt here.
-   *
-   * @param hctx this request's hardware queue in the flat list of every device's queues
-   * @param hctxIndex its index within its device
-   */
-  public record TimerFired(
-      long atPs,
-      SimRef<NullBlkDevice.Command> device,
-      SimRef<HwQueue.Command> hctxRef,
-      int hctx,
-      int hctxIndex,
-      Request rq)
-      implements Command {}
+  /** An interrupt a device raised on this CPU, through this CPU's adapter. */
+  public record FromDevice(NullBlkDevice.Interrupt irq) implements Command {
+    @Override
+    public long atPs() {
+      return irq.atPs();
+    }
+  }
 
   /**
    * Another CPU's poll ended requests of this CPU's ring: its {@code io_complete_rw_iopoll} wrote
@@ -125,9 +104,6 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** A request and the result it completed with. */
   public record Completion(IoKiocb req, int res) {}
-
-  /** The hardware queue ended the requests of expired timers; these are their bios. */
-  public record IrqEnded(long atPs, List<Bio> ended) implements Command {}
 
   /**
    * The components a submitter's CPU talks to.
@@ -142,13 +118,13 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       SimRef<MainThread.Command> main,
       List<SimRef<HwQueue.Command>> hctxs,
       Map<Integer, SimRef<Command>> peers,
-      SimRef<Command> worker) {}
+      SimRef<IoWqWorker.Command> worker) {}
 
   private final CpuCore core;
   private final SubmitterPath thread;
   private final IrqPath irq;
-  private final ArrayDeque<TimerFired> pendingIrqs = new ArrayDeque<>();
-  private Command stashed;
+  private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
+  private SimMessage stashed;
   private boolean inIrq;
 
   /**
@@ -156,7 +132,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    */
   public Cpu(
       int index, Links links, Submitter sub, IoRingCtx ring, CpuConfig cfg, PathCosts costs) {
-    super(links.self().name());
+    super(links.self().name(), Command.class);
     this.core = new CpuCore(index, links, sub, ring, cfg, costs);
     this.thread = new SubmitterPath(core);
     this.irq = new IrqPath(core, thread);
@@ -166,13 +142,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
         .on(Start.class, (m, out) -> thread.pass(m.atPs(), out))
-        .on(BiosAllocated.class, this::onThreadReply)
-        .on(BiosQueued.class, this::onThreadReply)
-        .on(Polled.class, this::onThreadReply)
+        .on(FromBioSet.class, this::onBioSetReply)
+        .on(FromHctx.class, this::onHctxReply)
         .on(Resume.class, this::onThreadReply)
-        .on(BiosPut.class, this::onBiosPut)
-        .on(TimerFired.class, this::onTimerFired)
-        .on(IrqEnded.class, (m, out) -> irqReturned(irq.onIrqEnded(m, out), out))
+        .on(FromDevice.class, this::onInterrupt)
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(WantsUringLock.class, (m, out) -> thread.onWantsUringLock(m, out))
         .on(ReadCounters.class, this::onReadCounters)
@@ -180,8 +153,24 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .build();
   }
 
+  private void onBioSetReply(FromBioSet m, Outbox out) {
+    if (m.reply() instanceof BioSetCache.Put put && inIrq) {
+      irqReturned(irq.onBiosPut(put.atPs(), out), out);
+    } else {
+      onThreadReply(m.reply(), out);
+    }
+  }
+
+  private void onHctxReply(FromHctx m, Outbox out) {
+    if (m.reply() instanceof HwQueue.IrqEnded ended) {
+      irqReturned(irq.onIrqEnded(ended, out), out);
+    } else {
+      onThreadReply(m.reply(), out);
+    }
+  }
+
   /** A step boundary of the thread: pending interrupts run first. */
-  private void onThreadReply(Command m, Outbox out) {
+  private void onThreadReply(SimMessage m, Outbox out) {
     if (!pendingIrqs.isEmpty()) {
       stashed = m;
       inIrq = true;
@@ -191,15 +180,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     thread.handle(m, out);
   }
 
-  private void onBiosPut(BiosPut m, Outbox out) {
-    if (inIrq) {
-      irqReturned(irq.onBiosPut(m.atPs(), out), out);
-    } else {
-      onThreadReply(m, out);
-    }
-  }
-
-  private void onTimerFired(TimerFired m, Outbox out) {
+  private void onInterrupt(FromDevice d, Outbox out) {
+    NullBlkDevice.TimerFired m = (NullBlkDevice.TimerFired) d.irq();
     pendingIrqs.add(m);
     if (!inIrq && !thread.inFlight() && stashed == null) {
       inIrq = true;
@@ -220,31 +202,31 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     if (thread.woken()) {
       thread.wake(endPs, out);
     } else if (stashed != null) {
-      Command m = withTime(stashed, endPs);
+      SimMessage m = withTime(stashed, endPs);
       stashed = null;
       thread.handle(m, out);
     }
   }
 
-  private List<TimerFired> drainPending() {
-    List<TimerFired> all = new ArrayList<>(pendingIrqs);
+  private List<NullBlkDevice.TimerFired> drainPending() {
+    List<NullBlkDevice.TimerFired> all = new ArrayList<>(pendingIrqs);
     pendingIrqs.clear();
     return all;
   }
 
   /** The same reply, handled later: after the interrupt that came first. */
-  private static Command withTime(Command m, long t) {
-    if (m instanceof BiosAllocated b) {
-      return new BiosAllocated(t, b.bios());
+  private static SimMessage withTime(SimMessage m, long t) {
+    if (m instanceof BioSetCache.Allocated b) {
+      return new BioSetCache.Allocated(t, b.bios());
     }
-    if (m instanceof BiosQueued b) {
-      return new BiosQueued(t, b.count(), b.ended(), b.wouldBlock());
+    if (m instanceof HwQueue.BiosQueued b) {
+      return new HwQueue.BiosQueued(t, b.count(), b.ended(), b.wouldBlock());
     }
-    if (m instanceof Polled p) {
-      return new Polled(t, p.ended());
+    if (m instanceof HwQueue.Polled p) {
+      return new HwQueue.Polled(t, p.ended());
     }
-    if (m instanceof BiosPut) {
-      return new BiosPut(t);
+    if (m instanceof BioSetCache.Put) {
+      return new BioSetCache.Put(t);
     }
     if (m instanceof Resume) {
       return new Resume(t);

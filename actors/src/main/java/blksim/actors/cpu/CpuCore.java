@@ -4,6 +4,7 @@ import blksim.actors.bioset.BioSetCache;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
+import blksim.actors.nullblk.NullBlkDevice;
 import blksim.actors.tiouring.MainThread;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -32,7 +33,16 @@ final class CpuCore {
   final Map<Integer, SimRef<Cpu.Command>> peers;
 
   /** The CPU running this thread's io-wq worker, or null when no bio can lack a tag. */
-  final SimRef<Cpu.Command> worker;
+  final SimRef<IoWqWorker.Command> worker;
+
+  /** This CPU's address for a bioset's answers. */
+  final SimRef<BioSetCache.Reply> biosetReplies;
+
+  /** This CPU's address for a hardware queue's answers. */
+  final SimRef<HwQueue.Reply> hctxReplies;
+
+  /** This CPU's address for the interrupts a device raises on it. */
+  final SimRef<NullBlkDevice.Interrupt> interrupts;
 
   /**
    * Completing another ring's request: bio_endio and io_complete_rw_iopoll write its request, its
@@ -47,6 +57,9 @@ final class CpuCore {
       int index, Cpu.Links links, Submitter sub, IoRingCtx ring, CpuConfig cfg, PathCosts costs) {
     this.index = index;
     this.self = links.self();
+    this.biosetReplies = self.adapt(Cpu.FromBioSet::new);
+    this.hctxReplies = self.adapt(Cpu.FromHctx::new);
+    this.interrupts = self.adapt(Cpu.FromDevice::new);
     this.bioset = links.bioset();
     this.main = links.main();
     this.hctxs = List.copyOf(links.hctxs());
@@ -83,7 +96,7 @@ final class CpuCore {
 
   /** A call into a hardware queue on this CPU's behalf. */
   HwQueue.Call call(CpuTime what) {
-    return new HwQueue.Call(index, what, self);
+    return new HwQueue.Call(index, what, hctxReplies, interrupts);
   }
 
   /**

@@ -54,7 +54,7 @@ final class IoWqOwner {
       req.setCookie(-1);
     }
     atWorker += reqs.size();
-    out.send(c.worker, new Cpu.IoWqEnqueue(t, List.copyOf(reqs), c.self));
+    out.send(c.worker, new IoWqWorker.Enqueue(t, List.copyOf(reqs), c.self));
     return t;
   }
 
@@ -117,6 +117,6 @@ final class IoWqOwner {
         t + c.costs.step(KernelFn.IO_IOPOLL_REQ_ISSUED).ps() + 2 * c.costs.lineTransferPs();
     c.ring.iopollReqIssued(m.req());
     atWorker--;
-    out.send(m.worker(), new Cpu.UringUnlocked(t));
+    out.send(m.worker(), new IoWqWorker.UringUnlocked(t));
   }
 }

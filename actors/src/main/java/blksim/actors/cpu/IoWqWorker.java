@@ -5,6 +5,7 @@ import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.queues.bio.Bio;
@@ -27,9 +28,39 @@ import java.util.List;
  * <p>The scheduler wakes an io-wq worker on an idle CPU of the node (5.16 binds workers to the
  * node, not to the submitter's CPU); blksim gives each thread that may need one a CPU of its own.
  */
-public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
+public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
+
+  /** Everything an io-wq worker understands. */
+  public sealed interface Command extends SimMessage
+      permits Enqueue, UringUnlocked, FromBioSet, FromHctx {}
+
+  /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
+  public record Enqueue(long atPs, List<IoKiocb> reqs, SimRef<Cpu.Command> owner)
+      implements Command {}
+
+  /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
+  public record UringUnlocked(long atPs) implements Command {}
+
+  /** A bioset's answer, through the worker's adapter. */
+  public record FromBioSet(BioSetCache.Reply reply) implements Command {
+    @Override
+    public long atPs() {
+      return reply.atPs();
+    }
+  }
+
+  /** A hardware queue's answer, through the worker's adapter. */
+  public record FromHctx(HwQueue.Reply reply) implements Command {
+    @Override
+    public long atPs() {
+      return reply.atPs();
+    }
+  }
+
   private final int index;
-  private final SimRef<Cpu.Command> self;
+  private final SimRef<Command> self;
+  private final SimRef<BioSetCache.Reply> biosetReplies;
+  private final SimRef<HwQueue.Reply> hctxReplies;
   private final SimRef<BioSetCache.Command> bioset;
   private final List<SimRef<HwQueue.Command>> hctxs;
   private final CpuConfig cfg;
@@ -50,14 +81,16 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
    */
   public IoWqWorker(
       int index,
-      SimRef<Cpu.Command> self,
+      SimRef<Command> self,
       SimRef<BioSetCache.Command> bioset,
       List<SimRef<HwQueue.Command>> hctxs,
       CpuConfig cfg,
       PathCosts costs) {
-    super(self.name());
+    super(self.name(), Command.class);
     this.index = index;
     this.self = self;
+    this.biosetReplies = self.adapt(FromBioSet::new);
+    this.hctxReplies = self.adapt(FromHctx::new);
     this.bioset = bioset;
     this.hctxs = List.copyOf(hctxs);
     this.cfg = cfg;
@@ -69,17 +102,31 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
   }
 
   @Override
-  protected Handlers<Cpu.Command> createHandlers() {
-    return Handlers.<Cpu.Command>builder()
-        .on(Cpu.IoWqEnqueue.class, this::onEnqueue)
-        .on(Cpu.BiosAllocated.class, this::onBiosAllocated)
-        .on(Cpu.BiosQueued.class, this::onBiosQueued)
-        .on(Cpu.BiosPut.class, (m, out) -> issueNext(m.atPs(), out))
-        .on(Cpu.UringUnlocked.class, this::onUringUnlocked)
+  protected Handlers<Command> createHandlers() {
+    return Handlers.<Command>builder()
+        .on(Enqueue.class, this::onEnqueue)
+        .on(FromBioSet.class, this::onBioSetReply)
+        .on(FromHctx.class, this::onHctxReply)
+        .on(UringUnlocked.class, this::onUringUnlocked)
         .build();
   }
 
-  private void onEnqueue(Cpu.IoWqEnqueue m, Outbox out) {
+  private void onBioSetReply(FromBioSet m, Outbox out) {
+    if (m.reply() instanceof BioSetCache.Allocated a) {
+      onBiosAllocated(a, out);
+    } else {
+      issueNext(m.atPs(), out);
+    }
+  }
+
+  private void onHctxReply(FromHctx m, Outbox out) {
+    if (!(m.reply() instanceof HwQueue.BiosQueued q)) {
+      throw new InvariantBroken(name() + ": the io-wq worker neither polls nor takes interrupts");
+    }
+    onBiosQueued(q, out);
+  }
+
+  private void onEnqueue(Enqueue m, Outbox out) {
     owner = m.owner();
     if (wq.enqueue(m.reqs())) {
       issueNext(Math.max(m.atPs(), freeAtPs) + charge(KernelFn.SCHEDULE), out);
@@ -97,19 +144,20 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
     out.send(
         bioset,
         new BioSetCache.AllocBios(
-            t, index, CpuTime.SUBMIT, 1, cfg.allocCache(), cfg.nrVecs(), self));
+            t, index, CpuTime.SUBMIT, 1, cfg.allocCache(), cfg.nrVecs(), biosetReplies));
   }
 
-  private void onBiosAllocated(Cpu.BiosAllocated m, Outbox out) {
+  private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
     Bio bio = m.bios().get(0);
     int hctx = CpuCore.setUpBio(bio, current, cfg);
     long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
     out.send(
         hctxs.get(hctx),
-        new HwQueue.SubmitBios(t, new HwQueue.Call(index, CpuTime.SUBMIT, self), List.of(bio)));
+        new HwQueue.SubmitBios(
+            t, new HwQueue.Call(index, CpuTime.SUBMIT, hctxReplies, null), List.of(bio)));
   }
 
-  private void onBiosQueued(Cpu.BiosQueued m, Outbox out) {
+  private void onBiosQueued(HwQueue.BiosQueued m, Outbox out) {
     if (!m.ended().isEmpty()) {
       throw new InvariantBroken(name() + ": a polled request completed at queue_rq");
     }
@@ -118,14 +166,15 @@ public final class IoWqWorker extends AbstractComponent<Cpu.Command> {
       wq.retried();
       current.setKiocbPrivate(null);
       long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
-      out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.wouldBlock(), self));
+      out.send(
+          bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.wouldBlock(), biosetReplies));
       return;
     }
     lockAskedAtPs = m.atPs();
     out.send(owner, new Cpu.WantsUringLock(m.atPs(), current, self));
   }
 
-  private void onUringUnlocked(Cpu.UringUnlocked m, Outbox out) {
+  private void onUringUnlocked(UringUnlocked m, Outbox out) {
     long waitPs = m.atPs() - lockAskedAtPs;
     lockWaitPs += waitPs;
     long t = m.atPs();

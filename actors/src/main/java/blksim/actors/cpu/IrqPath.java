@@ -2,6 +2,7 @@ package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.engine.Outbox;
+import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.Request;
@@ -26,7 +27,7 @@ import java.util.Map;
 final class IrqPath {
   private final CpuCore c;
   private final SubmitterPath thread;
-  private final ArrayDeque<List<Cpu.TimerFired>> groups = new ArrayDeque<>();
+  private final ArrayDeque<List<NullBlkDevice.TimerFired>> groups = new ArrayDeque<>();
 
   IrqPath(CpuCore c, SubmitterPath thread) {
     this.c = c;
@@ -34,15 +35,15 @@ final class IrqPath {
   }
 
   /** A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, then the timers. */
-  long start(long t, List<Cpu.TimerFired> fired, Outbox out) {
+  long start(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
     t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
     return more(t, fired, out);
   }
 
   /** More expired timers, in the interrupt that runs. */
-  long more(long t, List<Cpu.TimerFired> fired, Outbox out) {
-    Map<Integer, List<Cpu.TimerFired>> byHctx = new LinkedHashMap<>();
-    for (Cpu.TimerFired f : fired) {
+  long more(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
+    Map<Integer, List<NullBlkDevice.TimerFired>> byHctx = new LinkedHashMap<>();
+    for (NullBlkDevice.TimerFired f : fired) {
       byHctx.computeIfAbsent(f.hctx(), h -> new ArrayList<>()).add(f);
     }
     groups.addAll(byHctx.values());
@@ -50,15 +51,15 @@ final class IrqPath {
   }
 
   private long next(long t, Outbox out) {
-    List<Cpu.TimerFired> g = groups.peekFirst();
+    List<NullBlkDevice.TimerFired> g = groups.peekFirst();
     if (g == null) {
       return t;
     }
     List<Request> rqs = new ArrayList<>(g.size());
-    for (Cpu.TimerFired f : g) {
+    for (NullBlkDevice.TimerFired f : g) {
       rqs.add(f.rq());
     }
-    Cpu.TimerFired first = g.get(0);
+    NullBlkDevice.TimerFired first = g.get(0);
     out.send(
         first.device(),
         new NullBlkDevice.TimersExpired(
@@ -67,7 +68,7 @@ final class IrqPath {
   }
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
-  long onIrqEnded(Cpu.IrqEnded m, Outbox out) {
+  long onIrqEnded(HwQueue.IrqEnded m, Outbox out) {
     groups.pollFirst();
     for (Bio bio : m.ended()) {
       c.ring.completeRw((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
@@ -76,7 +77,8 @@ final class IrqPath {
     if (thread.wakeIfSleeping()) {
       t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
     }
-    out.send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.IRQ, m.ended(), c.self));
+    out.send(
+        c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.IRQ, m.ended(), c.biosetReplies));
     return -1;
   }
 

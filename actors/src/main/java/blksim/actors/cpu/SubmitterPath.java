@@ -54,15 +54,15 @@ final class SubmitterPath {
   private record Group(int hctx, List<IoKiocb> reqs, List<Bio> bios) {}
 
   /** Handles a reply to the thread's chain of calls. */
-  void handle(Cpu.Command m, Outbox out) {
+  void handle(SimMessage m, Outbox out) {
     inFlight = false;
-    if (m instanceof Cpu.BiosAllocated b) {
+    if (m instanceof BioSetCache.Allocated b) {
       onBiosAllocated(b, out);
-    } else if (m instanceof Cpu.BiosQueued q) {
+    } else if (m instanceof HwQueue.BiosQueued q) {
       onBiosQueued(q, out);
-    } else if (m instanceof Cpu.Polled p) {
+    } else if (m instanceof HwQueue.Polled p) {
       onPolled(p, out);
-    } else if (m instanceof Cpu.BiosPut p) {
+    } else if (m instanceof BioSetCache.Put p) {
       onBiosPut(p.atPs(), out);
     } else if (m instanceof Cpu.Resume r) {
       onResume(r.atPs(), out);
@@ -116,7 +116,7 @@ final class SubmitterPath {
     send(
         c.bioset,
         new BioSetCache.AllocBios(
-            t, c.index, CpuTime.SUBMIT, n, c.cfg.allocCache(), c.cfg.nrVecs(), c.self),
+            t, c.index, CpuTime.SUBMIT, n, c.cfg.allocCache(), c.cfg.nrVecs(), c.biosetReplies),
         out);
   }
 
@@ -124,7 +124,7 @@ final class SubmitterPath {
    * __blkdev_direct_IO_async with its bio: set each up, then submit them, one hardware queue after
    * another when the batch spans several devices (each in the order it first appears).
    */
-  private void onBiosAllocated(Cpu.BiosAllocated m, Outbox out) {
+  private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
     List<Bio> bios = m.bios();
     Map<Integer, Group> byHctx = new LinkedHashMap<>();
     for (int i = 0; i < bios.size(); i++) {
@@ -154,7 +154,7 @@ final class SubmitterPath {
     send(c.hctxs.get(g.hctx()), new HwQueue.SubmitBios(t, c.call(CpuTime.SUBMIT), g.bios()), out);
   }
 
-  private void onBiosQueued(Cpu.BiosQueued m, Outbox out) {
+  private void onBiosQueued(HwQueue.BiosQueued m, Outbox out) {
     Group g = groups.pollFirst();
     List<IoKiocb> punted = m.wouldBlock().isEmpty() ? List.of() : new ArrayList<>();
     for (IoKiocb req : g.reqs()) {
@@ -179,7 +179,7 @@ final class SubmitterPath {
       nextGroup(t, out);
       return;
     }
-    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, put, c.self), out);
+    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, put, c.biosetReplies), out);
   }
 
   /** The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds. */
@@ -264,7 +264,7 @@ final class SubmitterPath {
   }
 
   /** bio_endio of each bio found: blkdev_bio_end_io_async, ki_complete, then bio_put. */
-  private void onPolled(Cpu.Polled m, Outbox out) {
+  private void onPolled(HwQueue.Polled m, Outbox out) {
     List<Bio> ended = m.ended();
     if (ended.isEmpty()) {
       if (++emptyPolls >= MAX_EMPTY_POLLS) {
@@ -295,7 +295,7 @@ final class SubmitterPath {
       t += c.charger.charge(c.index, CpuTime.POLL, c.remoteCompletion, e.getValue().size());
       out.send(c.peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
     }
-    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.self), out);
+    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.biosetReplies), out);
   }
 
   private void onBiosPut(long t, Outbox out) {

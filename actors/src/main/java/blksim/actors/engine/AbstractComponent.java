@@ -6,10 +6,15 @@ package blksim.actors.engine;
  */
 public abstract class AbstractComponent<M extends SimMessage> implements Component<M> {
   private final String name;
+  private final Class<M> protocol;
   private Handlers<M> handlers;
 
-  protected AbstractComponent(String name) {
+  /**
+   * @param protocol the component's sealed protocol: every message it permits must have a handler
+   */
+  protected AbstractComponent(String name, Class<M> protocol) {
     this.name = name;
+    this.protocol = protocol;
   }
 
   /** The handler of each message type. */
@@ -18,6 +23,14 @@ public abstract class AbstractComponent<M extends SimMessage> implements Compone
   @Override
   public final String name() {
     return name;
+  }
+
+  @Override
+  public final void checkHandlers() {
+    if (handlers == null) {
+      handlers = createHandlers();
+    }
+    handlers.checkCovers(protocol, name);
   }
 
   @Override

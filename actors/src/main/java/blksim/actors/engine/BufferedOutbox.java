@@ -33,7 +33,7 @@ final class BufferedOutbox implements Outbox {
               + nowPs
               + " ps");
     }
-    sent.add(new Sent(to.id(), message));
+    sent.add(new Sent(to.id(), to.delivered(message)));
   }
 
   /** Pushes the messages sent, in order, onto {@code queue}. */

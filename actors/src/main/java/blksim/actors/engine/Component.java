@@ -11,4 +11,10 @@ public interface Component<M extends SimMessage> {
 
   /** Handles one message at virtual time {@code message.atPs()}. */
   void receive(M message, Outbox out);
+
+  /**
+   * At start-up: throws if some message of the component's protocol has no handler, so that a
+   * message nobody handles fails before the run, not in the middle of it.
+   */
+  default void checkHandlers() {}
 }

@@ -38,6 +38,27 @@ public final class Handlers<M extends SimMessage> {
     h.handle(message, out);
   }
 
+  /**
+   * Throws unless every concrete message {@code protocol} permits (through nested sealed types) has
+   * a handler.
+   */
+  void checkCovers(Class<M> protocol, String component) {
+    java.util.List<String> missing = new java.util.ArrayList<>();
+    java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>(java.util.List.of(protocol));
+    while (!todo.isEmpty()) {
+      Class<?> c = todo.poll();
+      if (c.isSealed()) {
+        todo.addAll(java.util.List.of(c.getPermittedSubclasses()));
+      } else if (!c.isInterface() && !table.containsKey(c)) {
+        missing.add(c.getSimpleName());
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          component + " has no handler for " + String.join(", ", missing) + " of its protocol");
+    }
+  }
+
   /** Builds a table; one handler per message class. */
   public static final class Builder<M extends SimMessage> {
     private final Map<Class<?>, Handler<?>> table = new HashMap<>();

@@ -19,17 +19,21 @@ public final class Registry {
     return new SimRef<>(names.size() - 1, name);
   }
 
-  /** Puts {@code component} at the address reserved for it. */
+  /**
+   * Puts {@code component} at the address reserved for it, once it has shown that it handles every
+   * message of its protocol.
+   */
   public <M extends SimMessage> void bind(SimRef<M> ref, Component<M> component) {
     if (components.get(ref.id()) != null) {
       throw new IllegalStateException(ref.name() + " is bound already");
     }
+    component.checkHandlers();
     components.set(ref.id(), component);
   }
 
   /** Adds a message that starts the run. */
   public <M extends SimMessage> void initial(SimRef<M> to, M message) {
-    initial.add(new Sent(to.id(), message));
+    initial.add(new Sent(to.id(), to.delivered(message)));
   }
 
   public int size() {

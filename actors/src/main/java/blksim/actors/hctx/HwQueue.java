@@ -1,6 +1,5 @@
 package blksim.actors.hctx;
 
-import blksim.actors.cpu.Cpu;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
@@ -35,13 +34,33 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   public sealed interface Command extends SimMessage
       permits SubmitBios, RqsQueued, Poll, RqsPolled, EndRequests {}
 
+  /** What a hardware queue answers; a caller receives it through an adapter of its own protocol. */
+  public sealed interface Reply extends SimMessage permits BiosQueued, Polled, IrqEnded {}
+
+  /**
+   * The hardware queue took the bios and the driver queued {@code count} requests; {@code ended}
+   * are the bios of requests the driver completed at once (interrupt-driven queues with irqmode 0
+   * or 1), {@code wouldBlock} those that found no tag and ended with {@code BLK_STS_AGAIN}.
+   */
+  public record BiosQueued(long atPs, int count, List<Bio> ended, List<Bio> wouldBlock)
+      implements Reply {}
+
+  /** A poll of the queue returned; {@code ended} are the bios of the requests it ended. */
+  public record Polled(long atPs, List<Bio> ended) implements Reply {}
+
+  /** The queue ended the requests of expired timers; these are their bios. */
+  public record IrqEnded(long atPs, List<Bio> ended) implements Reply {}
+
   /**
    * Who called: the CPU whose execution this is, and where the call returns.
    *
    * @param cpu the calling CPU's number
    * @param what what the calling CPU is doing, for its time split
+   * @param interrupts where the driver raises the interrupts of what it queues on this CPU (its
+   *     hrtimers), or null for a caller that only polls
    */
-  public record Call(int cpu, CpuTime what, SimRef<Cpu.Command> replyTo) {}
+  public record Call(
+      int cpu, CpuTime what, SimRef<Reply> replyTo, SimRef<NullBlkDevice.Interrupt> interrupts) {}
 
   /** {@code submit_bio} of each bio, under one plug. */
   public record SubmitBios(long atPs, Call call, List<Bio> bios) implements Command {}
@@ -79,7 +98,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       SimRef<NullBlkDevice.Command> driver,
       PathCosts costs,
       BooksSettings.Break breakOnPurpose) {
-    super(self.name());
+    super(self.name(), Command.class);
     this.self = self;
     this.hctx = hctx;
     this.driver = driver;
@@ -126,7 +145,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
             + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
             + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
     if (queued == 0) {
-      out.send(m.call().replyTo(), new Cpu.BiosQueued(t, 0, List.of(), wouldBlock));
+      out.send(m.call().replyTo(), new BiosQueued(t, 0, List.of(), wouldBlock));
       return;
     }
     if (!wouldBlock.isEmpty()) {
@@ -159,7 +178,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     List<Bio> failed = wouldBlock.remove(cpu);
     out.send(
         m.call().replyTo(),
-        new Cpu.BiosQueued(t, m.count(), ended, failed == null ? List.of() : failed));
+        new BiosQueued(t, m.count(), ended, failed == null ? List.of() : failed));
   }
 
   /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */
@@ -167,13 +186,13 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     int cpu = m.call().cpu();
     List<Bio> ended = endRequests(cpu, m.rqs(), m.atPs());
     long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size()) + remoteFreeCost(m.call());
-    out.send(m.call().replyTo(), new Cpu.Polled(t, ended));
+    out.send(m.call().replyTo(), new Polled(t, ended));
   }
 
   private void onEndRequests(EndRequests m, Outbox out) {
     List<Bio> ended = endRequests(m.call().cpu(), m.rqs(), m.atPs());
     long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size()) + remoteFreeCost(m.call());
-    out.send(m.call().replyTo(), new Cpu.IrqEnded(t, ended));
+    out.send(m.call().replyTo(), new IrqEnded(t, ended));
   }
 
   /** Tag words whose lines the last endRequests pulled from other CPUs. */

@@ -1,6 +1,5 @@
 package blksim.actors.nullblk;
 
-import blksim.actors.cpu.Cpu;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
@@ -10,6 +9,7 @@ import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.blkmq.Request;
+import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -27,6 +27,24 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
 
   /** Everything the device understands. */
   public sealed interface Command extends SimMessage permits QueueRqs, PollQueue, TimersExpired {}
+
+  /** The interrupts null_blk raises on a CPU; the CPU receives them through an adapter. */
+  public sealed interface Interrupt extends SimMessage permits TimerFired {}
+
+  /**
+   * A null_blk hrtimer armed on a CPU (irqmode=2) expired: a hard interrupt there.
+   *
+   * @param hctx this request's hardware queue in the flat list of every device's queues
+   * @param hctxIndex its index within its device
+   */
+  public record TimerFired(
+      long atPs,
+      SimRef<Command> device,
+      SimRef<HwQueue.Command> hctxRef,
+      int hctx,
+      int hctxIndex,
+      Request rq)
+      implements Interrupt {}
 
   /** {@code queue_rq} of each request, started, on hardware queue {@code hctx}. */
   public record QueueRqs(
@@ -65,7 +83,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
       List<SimRef<HwQueue.Command>> hctxRefs,
       int flatOffset,
       PathCosts costs) {
-    super(nullb.diskName());
+    super(nullb.diskName(), Command.class);
     this.nullb = nullb;
     this.self = self;
     this.hctxRefs = List.copyOf(hctxRefs);
@@ -106,9 +124,13 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
       }
       if (q == NullBlk.Queued.TIMER) {
         // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
+        if (m.call().interrupts() == null) {
+          throw new InvariantBroken(
+              name() + ": a timer armed for a caller that takes no interrupts: " + m.call());
+        }
         out.send(
-            m.call().replyTo(),
-            new Cpu.TimerFired(
+            m.call().interrupts(),
+            new TimerFired(
                 m.atPs() + (i + 1) * perRq + completionPs,
                 self,
                 hctxRefs.get(m.hctx()),

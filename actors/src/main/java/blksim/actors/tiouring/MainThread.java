@@ -70,7 +70,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
       long intervalPs,
       long runtimePs,
       StatusSink sink) {
-    super(self.name());
+    super(self.name(), Command.class);
     this.self = self;
     this.submitters = List.copyOf(submitters);
     this.intervalPs = intervalPs;

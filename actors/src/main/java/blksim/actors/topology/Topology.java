@@ -123,7 +123,7 @@ public final class Topology {
       cfgs.add(cpuConfig(s, map, t, plan.submitterCpus().get(t), fileDevices));
     }
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
-    List<SimRef<Cpu.Command>> workerRefs = new ArrayList<>();
+    List<SimRef<IoWqWorker.Command>> workerRefs = new ArrayList<>();
     for (int t = 0; t < workerCpus.size(); t++) {
       workerRefs.add(registry.reserve("cpu" + workerCpus.get(t) + "-iou-wrk" + t));
     }
@@ -152,7 +152,7 @@ public final class Topology {
               cq,
               sizes,
               RandomStreams.of(s.run().seed(), "submitter" + t));
-      SimRef<Cpu.Command> workerRef = workerRefs.isEmpty() ? null : workerRefs.get(t);
+      SimRef<IoWqWorker.Command> workerRef = workerRefs.isEmpty() ? null : workerRefs.get(t);
       Cpu cpu =
           new Cpu(
               cpuId,

@@ -26,6 +26,7 @@ class ComponentActorTest {
   private final SimRef<HwQueue.Command> hctxRef = new SimRef<>(2, "nullb0-hctx1");
   private final SimRef<NullBlkDevice.Command> deviceRef = new SimRef<>(3, "nullb0");
   private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
+  private final SimRef<HwQueue.Reply> cpuReplies = cpuRef.adapt(Cpu.FromHctx::new);
 
   private HwQueue hwQueue() {
     return new HwQueue(
@@ -37,7 +38,7 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuRef);
+    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null);
     kit.run(new HwQueue.Poll(1_000, call));
     // blk_mq_poll's cost is part of io_do_iopoll, charged by the CPU
     clock.expectMessage(
@@ -51,11 +52,14 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuRef);
+    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null);
     kit.run(new HwQueue.RqsQueued(5_000, call, 32, List.of(), false));
     clock.expectMessage(
         new Clock.Processed(
-            List.of(new Sent(cpuRef.id(), new Cpu.BiosQueued(5_000, 32, List.of(), List.of())))));
+            List.of(
+                new Sent(
+                    cpuRef.id(),
+                    new Cpu.FromHctx(new HwQueue.BiosQueued(5_000, 32, List.of(), List.of()))))));
   }
 
   @Test
@@ -68,7 +72,8 @@ class ComponentActorTest {
     var rq = other.allocRequest(0, null, 0);
     other.dispatched(rq);
     rq.markComplete();
-    kit.run(new HwQueue.RqsPolled(0, new HwQueue.Call(0, CpuTime.POLL, cpuRef), List.of(rq)));
+    kit.run(
+        new HwQueue.RqsPolled(0, new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null), List.of(rq)));
     Clock.Command c = clock.receiveMessage();
     Clock.Failed failed = assertInstanceOf(Clock.Failed.class, c);
     assertEquals("nullb0-hctx1", failed.component());
@@ -80,6 +85,6 @@ class ComponentActorTest {
     out.reset(100);
     assertThrows(
         IllegalStateException.class,
-        () -> out.send(cpuRef, new Cpu.BiosQueued(99, 1, List.of(), List.of())));
+        () -> out.send(cpuReplies, new HwQueue.BiosQueued(99, 1, List.of(), List.of())));
   }
 }
