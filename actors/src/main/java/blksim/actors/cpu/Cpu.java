@@ -8,7 +8,6 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
-import blksim.actors.tiouring.MainThread;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
@@ -80,7 +79,24 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       implements Command {}
 
   /** t/io_uring's main thread reads the submitter's counters. */
-  public record ReadCounters(long atPs, SimRef<MainThread.Command> replyTo) implements Command {}
+  public record ReadCounters(long atPs, SimRef<Report> replyTo) implements Command {}
+
+  /** What a CPU tells t/io_uring's main thread; the main thread receives it through an adapter. */
+  public sealed interface Report extends SimMessage permits Counters, ThreadExited {}
+
+  /**
+   * A submitter's counters, read at {@code atPs}.
+   *
+   * @param submitter the submitter's index
+   */
+  public record Counters(long atPs, int submitter, long done, long calls, long reaps)
+      implements Report {}
+
+  /**
+   * A submitter thread ended on an error after printing {@code lines}; t/io_uring then sets the
+   * global {@code finish}, and its main thread stops without printing another status line.
+   */
+  public record ThreadExited(long atPs, int submitter, List<String> lines) implements Report {}
 
   /** t/io_uring's main thread sets {@code s->finish}. */
   public record Finish(long atPs) implements Command {}
@@ -115,7 +131,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record Links(
       SimRef<Command> self,
       SimRef<BioSetCache.Command> bioset,
-      SimRef<MainThread.Command> main,
+      SimRef<Report> main,
       List<SimRef<HwQueue.Command>> hctxs,
       Map<Integer, SimRef<Command>> peers,
       SimRef<IoWqWorker.Command> worker) {}
@@ -244,8 +260,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     Submitter sub = core.sub;
     out.send(
         m.replyTo(),
-        new MainThread.Counters(
-            m.atPs(), core.cfg.submitter(), sub.done(), sub.calls(), sub.reaps()));
+        new Counters(m.atPs(), core.cfg.submitter(), sub.done(), sub.calls(), sub.reaps()));
   }
 
   public int index() {

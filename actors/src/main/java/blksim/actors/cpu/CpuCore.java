@@ -5,7 +5,6 @@ import blksim.actors.engine.Charger;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
-import blksim.actors.tiouring.MainThread;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -22,7 +21,7 @@ final class CpuCore {
   final int index;
   final SimRef<Cpu.Command> self;
   final SimRef<BioSetCache.Command> bioset;
-  final SimRef<MainThread.Command> main;
+  final SimRef<Cpu.Report> main;
   final List<SimRef<HwQueue.Command>> hctxs;
   final Submitter sub;
   final IoRingCtx ring;

@@ -5,7 +5,6 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
-import blksim.actors.tiouring.MainThread;
 import blksim.queues.bio.Bio;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
@@ -360,7 +359,7 @@ final class SubmitterPath {
     // enters the ring again to run them, so the teardown takes them (later ones go there too).
     c.ring.dropTaskWorkAtExit();
     if (!c.sub.fatal().isEmpty()) {
-      out.send(c.main, new MainThread.ThreadExited(t, c.cfg.submitter(), c.sub.fatal()));
+      out.send(c.main, new Cpu.ThreadExited(t, c.cfg.submitter(), c.sub.fatal()));
     }
     if (!c.ring.iopollListEmpty()) {
       poll(t, out);

@@ -19,7 +19,7 @@ import java.util.List;
 public final class MainThread extends AbstractComponent<MainThread.Command> {
 
   /** Everything the main thread understands. */
-  public sealed interface Command extends SimMessage permits Start, Tick, Counters, ThreadExited {}
+  public sealed interface Command extends SimMessage permits Start, Tick, FromCpu {}
 
   /** Starts the clock of the status intervals. */
   public record Start(long atPs) implements Command {}
@@ -27,21 +27,16 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
   /** The end of a status interval. */
   private record Tick(long atPs) implements Command {}
 
-  /**
-   * A submitter's counters, read at {@code atPs}.
-   *
-   * @param submitter the submitter's index
-   */
-  public record Counters(long atPs, int submitter, long done, long calls, long reaps)
-      implements Command {}
-
-  /**
-   * A submitter thread ended on an error after printing {@code lines}; t/io_uring then sets the
-   * global {@code finish}, and its main thread stops without printing another status line.
-   */
-  public record ThreadExited(long atPs, int submitter, List<String> lines) implements Command {}
+  /** A CPU's report, through the main thread's adapter. */
+  public record FromCpu(Cpu.Report report) implements Command {
+    @Override
+    public long atPs() {
+      return report.atPs();
+    }
+  }
 
   private final SimRef<Command> self;
+  private final SimRef<Cpu.Report> reports;
   private final List<SimRef<Cpu.Command>> submitters;
   private final long intervalPs;
   private final long runtimePs;
@@ -72,6 +67,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
       StatusSink sink) {
     super(self.name(), Command.class);
     this.self = self;
+    this.reports = self.adapt(FromCpu::new);
     this.submitters = List.copyOf(submitters);
     this.intervalPs = intervalPs;
     this.runtimePs = runtimePs;
@@ -85,8 +81,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     return Handlers.<Command>builder()
         .on(Start.class, this::onStart)
         .on(Tick.class, this::onTick)
-        .on(Counters.class, this::onCounters)
-        .on(ThreadExited.class, this::onThreadExited)
+        .on(FromCpu.class, this::onCpuReport)
         .build();
   }
 
@@ -95,7 +90,15 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     out.send(self, new Tick(Math.min(start.atPs() + intervalPs, runtimePs)));
   }
 
-  private void onThreadExited(ThreadExited m, Outbox out) {
+  private void onCpuReport(FromCpu m, Outbox out) {
+    if (m.report() instanceof Cpu.Counters c) {
+      onCounters(c, out);
+    } else {
+      onThreadExited((Cpu.ThreadExited) m.report(), out);
+    }
+  }
+
+  private void onThreadExited(Cpu.ThreadExited m, Outbox out) {
     sink.threadExited(m.atPs(), m.lines());
     finish = true;
   }
@@ -119,11 +122,11 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     received = 0;
     done = calls = reaps = 0;
     for (SimRef<Cpu.Command> s : submitters) {
-      out.send(s, new Cpu.ReadCounters(tick.atPs(), self));
+      out.send(s, new Cpu.ReadCounters(tick.atPs(), reports));
     }
   }
 
-  private void onCounters(Counters c, Outbox out) {
+  private void onCounters(Cpu.Counters c, Outbox out) {
     done += c.done();
     doneNow[c.submitter()] = c.done();
     calls += c.calls();

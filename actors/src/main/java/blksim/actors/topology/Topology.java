@@ -156,7 +156,13 @@ public final class Topology {
       Cpu cpu =
           new Cpu(
               cpuId,
-              new Cpu.Links(cpuRefs.get(t), biosetRef, mainRef, hctxRefs, cpuById, workerRef),
+              new Cpu.Links(
+                  cpuRefs.get(t),
+                  biosetRef,
+                  mainRef.adapt(MainThread.FromCpu::new),
+                  hctxRefs,
+                  cpuById,
+                  workerRef),
               sub,
               new IoRingCtx(sq, cq, cpuId),
               cfg,
