@@ -62,8 +62,7 @@ final class IrqPath {
     NullBlkDevice.TimerFired first = g.get(0);
     out.send(
         first.device(),
-        new NullBlkDevice.TimersExpired(
-            t, c.call(CpuTime.IRQ), first.hctxIndex(), first.hctxRef(), rqs));
+        new NullBlkDevice.TimersExpired(t, c.call(CpuTime.IRQ).exec(), first.hctxIndex(), rqs));
     return -1;
   }
 

@@ -12,6 +12,7 @@ import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.HwCtx;
 import blksim.queues.blkmq.Plug;
 import blksim.queues.blkmq.Request;
+import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -31,8 +32,7 @@ import java.util.Map;
 public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   /** Everything a hardware queue understands. */
-  public sealed interface Command extends SimMessage
-      permits SubmitBios, RqsQueued, Poll, RqsPolled, EndRequests {}
+  public sealed interface Command extends SimMessage permits SubmitBios, Poll, FromDriver {}
 
   /** What a hardware queue answers; a caller receives it through an adapter of its own protocol. */
   public sealed interface Reply extends SimMessage permits BiosQueued, Polled, IrqEnded {}
@@ -60,27 +60,27 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
    *     hrtimers), or null for a caller that only polls
    */
   public record Call(
-      int cpu, CpuTime what, SimRef<Reply> replyTo, SimRef<NullBlkDevice.Interrupt> interrupts) {}
+      int cpu, CpuTime what, SimRef<Reply> replyTo, SimRef<NullBlkDevice.Interrupt> interrupts) {
+
+    /** The call as the driver sees it: whose execution, and where its interrupts go. */
+    public NullBlkDevice.Exec exec() {
+      return new NullBlkDevice.Exec(cpu, what, interrupts);
+    }
+  }
 
   /** {@code submit_bio} of each bio, under one plug. */
   public record SubmitBios(long atPs, Call call, List<Bio> bios) implements Command {}
 
-  /**
-   * The driver queued {@code count} requests of {@code call} and completed {@code completed} of
-   * them at once, through {@code blk_mq_complete_request} if {@code viaCompleteRequest}.
-   */
-  public record RqsQueued(
-      long atPs, Call call, int count, List<Request> completed, boolean viaCompleteRequest)
-      implements Command {}
-
   /** {@code bio_poll} of this queue on behalf of {@code call}. */
   public record Poll(long atPs, Call call) implements Command {}
 
-  /** The driver's poll found {@code rqs}, completed. */
-  public record RqsPolled(long atPs, Call call, List<Request> rqs) implements Command {}
-
-  /** {@code blk_mq_end_request} of requests the driver completed from an interrupt. */
-  public record EndRequests(long atPs, Call call, List<Request> rqs) implements Command {}
+  /** The driver's answer, through this queue's adapter. */
+  public record FromDriver(NullBlkDevice.Reply reply) implements Command {
+    @Override
+    public long atPs() {
+      return reply.atPs();
+    }
+  }
 
   private final SimRef<Command> self;
   private final HwCtx hctx;
@@ -90,6 +90,10 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final CostStep requestLine;
   private int remoteFrees;
   private final Map<Integer, List<Bio>> wouldBlock = new HashMap<>();
+
+  /** The last call of each CPU, by CPU number: where the driver's answers for it go. */
+  private final Map<Integer, Call> callers = new HashMap<>();
+
   private boolean leakOneTag;
 
   public HwQueue(
@@ -112,10 +116,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
         .on(SubmitBios.class, this::onSubmitBios)
-        .on(RqsQueued.class, this::onRqsQueued)
         .on(Poll.class, this::onPoll)
-        .on(RqsPolled.class, this::onRqsPolled)
-        .on(EndRequests.class, this::onEndRequests)
+        .on(FromDriver.class, this::onDriverReply)
         .build();
   }
 
@@ -159,40 +161,72 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       }
     }
     t += charge(m.call(), KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
-    out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, self, m.call()));
+    callers.put(cpu, m.call());
+    out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, m.call().exec()));
   }
 
   private void onPoll(Poll m, Outbox out) {
-    out.send(driver, new NullBlkDevice.PollQueue(m.atPs(), hctx.index(), self, m.call()));
+    callers.put(m.call().cpu(), m.call());
+    out.send(driver, new NullBlkDevice.PollQueue(m.atPs(), hctx.index(), m.call().exec()));
+  }
+
+  /**
+   * The driver's answer goes back to the caller whose execution it carries: a CPU calls a queue
+   * once at a time, and the interrupt that ends its timers runs on the CPU that queued them.
+   */
+  private void onDriverReply(FromDriver m, Outbox out) {
+    NullBlkDevice.Exec e = execOf(m.reply());
+    Call c = callers.get(e.cpu());
+    if (c == null) {
+      throw new InvariantBroken(
+          name() + ": the driver answered cpu" + e.cpu() + ", who never called");
+    }
+    Call call = new Call(e.cpu(), e.what(), c.replyTo(), e.interrupts());
+    if (m.reply() instanceof NullBlkDevice.Queued q) {
+      onRqsQueued(q, call, out);
+    } else if (m.reply() instanceof NullBlkDevice.PolledRqs p) {
+      onRqsPolled(p, call, out);
+    } else {
+      onEndRequests((NullBlkDevice.TimersEnded) m.reply(), call, out);
+    }
+  }
+
+  private static NullBlkDevice.Exec execOf(NullBlkDevice.Reply r) {
+    if (r instanceof NullBlkDevice.Queued q) {
+      return q.exec();
+    }
+    if (r instanceof NullBlkDevice.PolledRqs p) {
+      return p.exec();
+    }
+    return ((NullBlkDevice.TimersEnded) r).exec();
   }
 
   /** Requests the driver completed while queueing them end here, on the submitting CPU. */
-  private void onRqsQueued(RqsQueued m, Outbox out) {
-    int cpu = m.call().cpu();
+  private void onRqsQueued(NullBlkDevice.Queued m, Call call, Outbox out) {
+    int cpu = call.cpu();
     long t = m.atPs();
     if (m.viaCompleteRequest()) {
-      t += charge(m.call(), KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
+      t += charge(call, KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
     }
     List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed(), t);
-    t += charge(m.call(), END_PATH, m.completed().size()) + remoteFreeCost(m.call());
+    t += charge(call, END_PATH, m.completed().size()) + remoteFreeCost(call);
     List<Bio> failed = wouldBlock.remove(cpu);
     out.send(
-        m.call().replyTo(),
-        new BiosQueued(t, m.count(), ended, failed == null ? List.of() : failed));
+        call.replyTo(), new BiosQueued(t, m.count(), ended, failed == null ? List.of() : failed));
   }
 
   /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */
-  private void onRqsPolled(RqsPolled m, Outbox out) {
-    int cpu = m.call().cpu();
+  private void onRqsPolled(NullBlkDevice.PolledRqs m, Call call, Outbox out) {
+    int cpu = call.cpu();
     List<Bio> ended = endRequests(cpu, m.rqs(), m.atPs());
-    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size()) + remoteFreeCost(m.call());
-    out.send(m.call().replyTo(), new Polled(t, ended));
+    long t = m.atPs() + charge(call, END_PATH, m.rqs().size()) + remoteFreeCost(call);
+    out.send(call.replyTo(), new Polled(t, ended));
   }
 
-  private void onEndRequests(EndRequests m, Outbox out) {
-    List<Bio> ended = endRequests(m.call().cpu(), m.rqs(), m.atPs());
-    long t = m.atPs() + charge(m.call(), END_PATH, m.rqs().size()) + remoteFreeCost(m.call());
-    out.send(m.call().replyTo(), new IrqEnded(t, ended));
+  private void onEndRequests(NullBlkDevice.TimersEnded m, Call call, Outbox out) {
+    List<Bio> ended = endRequests(call.cpu(), m.rqs(), m.atPs());
+    long t = m.atPs() + charge(call, END_PATH, m.rqs().size()) + remoteFreeCost(call);
+    out.send(call.replyTo(), new IrqEnded(t, ended));
   }
 
   /** Tag words whose lines the last endRequests pulled from other CPUs. */

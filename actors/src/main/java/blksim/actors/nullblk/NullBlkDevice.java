@@ -6,7 +6,6 @@ import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.actors.hctx.HwQueue;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.InvariantBroken;
@@ -37,35 +36,54 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
    * @param hctx this request's hardware queue in the flat list of every device's queues
    * @param hctxIndex its index within its device
    */
-  public record TimerFired(
-      long atPs,
-      SimRef<Command> device,
-      SimRef<HwQueue.Command> hctxRef,
-      int hctx,
-      int hctxIndex,
-      Request rq)
+  public record TimerFired(long atPs, SimRef<Command> device, int hctx, int hctxIndex, Request rq)
       implements Interrupt {}
 
+  /**
+   * Whose execution a call is: the device charges CPU {@code cpu} for {@code what}, and arms its
+   * timers there.
+   *
+   * @param interrupts where that CPU takes the device's interrupts, or null for a caller that only
+   *     polls
+   */
+  public record Exec(int cpu, CpuTime what, SimRef<Interrupt> interrupts) {}
+
   /** {@code queue_rq} of each request, started, on hardware queue {@code hctx}. */
-  public record QueueRqs(
-      long atPs, int hctx, List<Request> rqs, SimRef<HwQueue.Command> replyTo, HwQueue.Call call)
-      implements Command {}
+  public record QueueRqs(long atPs, int hctx, List<Request> rqs, Exec exec) implements Command {}
 
   /** {@code null_poll} of hardware queue {@code hctx}. */
-  public record PollQueue(long atPs, int hctx, SimRef<HwQueue.Command> replyTo, HwQueue.Call call)
-      implements Command {}
+  public record PollQueue(long atPs, int hctx, Exec exec) implements Command {}
 
   /**
    * The hrtimers of {@code rqs} expired on the calling CPU (a hard interrupt there): {@code
    * null_cmd_timer_expired}, then {@code end_cmd} on hardware queue {@code hctx}.
    */
-  public record TimersExpired(
-      long atPs, HwQueue.Call call, int hctx, SimRef<HwQueue.Command> hctxRef, List<Request> rqs)
+  public record TimersExpired(long atPs, Exec exec, int hctx, List<Request> rqs)
       implements Command {}
+
+  /**
+   * What the driver answers a hardware queue; the queue receives it through an adapter, on the
+   * address the device was given for that queue.
+   */
+  public sealed interface Reply extends SimMessage permits Queued, PolledRqs, TimersEnded {}
+
+  /**
+   * The driver queued {@code count} requests and completed {@code completed} of them at once,
+   * through {@code blk_mq_complete_request} if {@code viaCompleteRequest}.
+   */
+  public record Queued(
+      long atPs, Exec exec, int count, List<Request> completed, boolean viaCompleteRequest)
+      implements Reply {}
+
+  /** The driver's poll found {@code rqs}, completed. */
+  public record PolledRqs(long atPs, Exec exec, List<Request> rqs) implements Reply {}
+
+  /** {@code end_cmd} of requests whose timers expired: {@code blk_mq_end_request} is next. */
+  public record TimersEnded(long atPs, Exec exec, List<Request> rqs) implements Reply {}
 
   private final NullBlk nullb;
   private final SimRef<Command> self;
-  private final List<SimRef<HwQueue.Command>> hctxRefs;
+  private final List<SimRef<Reply>> hctxRefs;
   private final Charger charger;
   private final long completionPs;
   private final SpinLock[] pollLocks;
@@ -74,13 +92,14 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   private final CostStep lockLine;
 
   /**
-   * @param hctxRefs this device's hardware queues, by index
+   * @param hctxRefs where each of this device's hardware queues takes the driver's answers, by
+   *     index
    * @param flatOffset index of hardware queue 0 in the flat list of every device's queues
    */
   public NullBlkDevice(
       NullBlk nullb,
       SimRef<Command> self,
-      List<SimRef<HwQueue.Command>> hctxRefs,
+      List<SimRef<Reply>> hctxRefs,
       int flatOffset,
       PathCosts costs) {
     super(nullb.diskName(), Command.class);
@@ -120,20 +139,19 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
       NullBlk.Queued q = nullb.queueRq(m.hctx(), rq);
       if (q == NullBlk.Queued.ON_POLL_LIST) {
         // null_queue_rq adds to poll_list under nq->poll_lock
-        locked += takeLock(m.call(), m.hctx(), m.atPs() + i * perRq + locked);
+        locked += takeLock(m.exec(), m.hctx(), m.atPs() + i * perRq + locked);
       }
       if (q == NullBlk.Queued.TIMER) {
         // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
-        if (m.call().interrupts() == null) {
+        if (m.exec().interrupts() == null) {
           throw new InvariantBroken(
-              name() + ": a timer armed for a caller that takes no interrupts: " + m.call());
+              name() + ": a timer armed for a caller that takes no interrupts: " + m.exec());
         }
         out.send(
-            m.call().interrupts(),
+            m.exec().interrupts(),
             new TimerFired(
                 m.atPs() + (i + 1) * perRq + completionPs,
                 self,
-                hctxRefs.get(m.hctx()),
                 flatOffset + m.hctx(),
                 m.hctx(),
                 rq));
@@ -146,27 +164,27 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
         m.atPs()
             + locked
             + charger.charge(
-                m.call().cpu(), m.call().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
+                m.exec().cpu(), m.exec().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
     out.send(
-        m.replyTo(),
-        new HwQueue.RqsQueued(t, m.call(), m.rqs().size(), completed, viaCompleteRequest));
+        hctxRefs.get(m.hctx()),
+        new Queued(t, m.exec(), m.rqs().size(), completed, viaCompleteRequest));
   }
 
   private void onPollQueue(PollQueue m, Outbox out) {
     List<Request> found = new ArrayList<>();
     // null_poll splices poll_list under nq->poll_lock
-    long locked = takeLock(m.call(), m.hctx(), m.atPs());
+    long locked = takeLock(m.exec(), m.hctx(), m.atPs());
     int n = nullb.poll(m.hctx(), found);
     long t =
-        m.atPs() + locked + charger.charge(m.call().cpu(), m.call().what(), KernelFn.NULL_POLL, n);
-    out.send(m.replyTo(), new HwQueue.RqsPolled(t, m.call(), found));
+        m.atPs() + locked + charger.charge(m.exec().cpu(), m.exec().what(), KernelFn.NULL_POLL, n);
+    out.send(hctxRefs.get(m.hctx()), new PolledRqs(t, m.exec(), found));
   }
 
   /**
    * {@code spin_lock(&nq->poll_lock)} at {@code atPs}: charges the spin and the line's transfer to
    * the caller; returns the time they took.
    */
-  private long takeLock(HwQueue.Call call, int hctx, long atPs) {
+  private long takeLock(Exec call, int hctx, long atPs) {
     SpinLock.Acquired a = pollLocks[hctx].acquire(call.cpu(), atPs, lockHoldPs, lineTransferPs);
     long ps = 0;
     if (a.waitPs() > 0) {
@@ -190,8 +208,8 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     long t =
         m.atPs()
             + charger.charge(
-                m.call().cpu(), m.call().what(), KernelFn.NULL_TIMER_FN, m.rqs().size());
-    out.send(m.hctxRef(), new HwQueue.EndRequests(t, m.call(), m.rqs()));
+                m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMER_FN, m.rqs().size());
+    out.send(hctxRefs.get(m.hctx()), new TimersEnded(t, m.exec(), m.rqs()));
   }
 
   public NullBlk nullBlk() {

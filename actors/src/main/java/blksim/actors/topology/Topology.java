@@ -86,7 +86,9 @@ public final class Topology {
           new NullBlkDevice(
               nullb,
               deviceRefs.get(d),
-              hctxRefs.subList(offset, offset + nullb.nrHwQueues()),
+              hctxRefs.subList(offset, offset + nullb.nrHwQueues()).stream()
+                  .map(r -> r.adapt(HwQueue.FromDriver::new))
+                  .toList(),
               offset,
               costs);
       devices.add(device);

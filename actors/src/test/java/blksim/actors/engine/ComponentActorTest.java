@@ -27,6 +27,7 @@ class ComponentActorTest {
   private final SimRef<NullBlkDevice.Command> deviceRef = new SimRef<>(3, "nullb0");
   private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
   private final SimRef<HwQueue.Reply> cpuReplies = cpuRef.adapt(Cpu.FromHctx::new);
+  private final HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null);
 
   private HwQueue hwQueue() {
     return new HwQueue(
@@ -38,13 +39,11 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null);
     kit.run(new HwQueue.Poll(1_000, call));
     // blk_mq_poll's cost is part of io_do_iopoll, charged by the CPU
     clock.expectMessage(
         new Clock.Processed(
-            List.of(
-                new Sent(deviceRef.id(), new NullBlkDevice.PollQueue(1_000, 1, hctxRef, call)))));
+            List.of(new Sent(deviceRef.id(), new NullBlkDevice.PollQueue(1_000, 1, call.exec())))));
   }
 
   @Test
@@ -52,8 +51,10 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null);
-    kit.run(new HwQueue.RqsQueued(5_000, call, 32, List.of(), false));
+    kit.run(new HwQueue.Poll(1_000, call)); // the CPU called: the queue knows where it returns
+    clock.receiveMessage();
+    kit.run(
+        new HwQueue.FromDriver(new NullBlkDevice.Queued(5_000, call.exec(), 32, List.of(), false)));
     clock.expectMessage(
         new Clock.Processed(
             List.of(
@@ -72,8 +73,9 @@ class ComponentActorTest {
     var rq = other.allocRequest(0, null, 0);
     other.dispatched(rq);
     rq.markComplete();
-    kit.run(
-        new HwQueue.RqsPolled(0, new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null), List.of(rq)));
+    kit.run(new HwQueue.Poll(0, call));
+    clock.receiveMessage();
+    kit.run(new HwQueue.FromDriver(new NullBlkDevice.PolledRqs(0, call.exec(), List.of(rq))));
     Clock.Command c = clock.receiveMessage();
     Clock.Failed failed = assertInstanceOf(Clock.Failed.class, c);
     assertEquals("nullb0-hctx1", failed.component());
