@@ -85,16 +85,17 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     List<Bio> bios = new ArrayList<>(m.count());
     long t = m.atPs();
     for (int i = 0; i < m.count(); i++) {
-      long splices = bioSet.splices();
-      Bio bio = bioSet.allocPercpuCache(m.cpu(), m.allocCache(), m.nrVecs());
-      if (bioSet.splices() != splices) {
+      BioSet.CacheAlloc cached = bioSet.allocPercpuCache(m.cpu(), m.allocCache(), m.nrVecs());
+      if (cached.spliced()) {
         t += charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_IRQ_CACHE_SPLICE);
       }
+      Bio bio = cached.bio();
       if (bio != null) {
         t += charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_KIOCB);
       } else {
-        bio = bioSet.allocBioset(m.cpu(), m.allocCache(), m.nrVecs());
-        t += slabSlowPath(m.cpu(), m.what(), t);
+        BioSet.SlabAlloc slab = bioSet.allocBioset(m.cpu(), m.allocCache(), m.nrVecs());
+        bio = slab.bio();
+        t += slabSlowPath(slab.slowPath(), m.cpu(), m.what(), t);
         t +=
             charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_BIOSET)
                 + charge(m.cpu(), m.what(), KernelFn.KMEM_CACHE_ALLOC);
@@ -113,9 +114,9 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
         bioSet.leak(bio);
         continue;
       }
-      BioSet.PutPath path = bioSet.put(m.cpu(), bio, m.what() == CpuTime.IRQ);
-      t += slabSlowPath(m.cpu(), m.what(), t);
-      t += charge(m.cpu(), m.what(), PUT_FN.get(path));
+      BioSet.Put put = bioSet.put(m.cpu(), bio, m.what() == CpuTime.IRQ);
+      t += slabSlowPath(put.slowPath(), m.cpu(), m.what(), t);
+      t += charge(m.cpu(), m.what(), PUT_FN.get(put.path()));
     }
     out.send(m.replyTo(), new Put(t));
   }
@@ -127,12 +128,12 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
           BioSet.PutPath.FREED, KernelFn.BIO_FREE);
 
   /**
-   * If the slab's last alloc or free took SLUB's slow path, what other CPUs make the node's
-   * list_lock cost: waiting for it and pulling its line over. The uncontended slow path is already
-   * in the profiled averages of kmem_cache_alloc and bio_free, so it is not charged again.
+   * If an alloc or free took SLUB's slow path, what other CPUs make the node's list_lock cost:
+   * waiting for it and pulling its line over. The uncontended slow path is already in the profiled
+   * averages of kmem_cache_alloc and bio_free, so it is not charged again.
    */
-  private long slabSlowPath(int cpu, CpuTime what, long atPs) {
-    if (!bioSet.lastSlabSlowPath()) {
+  private long slabSlowPath(boolean slowPath, int cpu, CpuTime what, long atPs) {
+    if (!slowPath) {
       return 0;
     }
     PathCosts costs = charger.costs();

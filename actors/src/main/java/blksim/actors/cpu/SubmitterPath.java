@@ -10,6 +10,7 @@ import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.uring.IoKiocb;
+import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -316,9 +317,10 @@ final class SubmitterPath {
       }
       return;
     }
-    int nr = c.ring.iopollFlushCompleted();
+    IoRingCtx.Flushed flushed = c.ring.iopollFlushCompleted();
+    int nr = flushed.posted();
     t += c.charge(CpuTime.POLL, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
-    t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, c.ring.lastFlushElsewhere());
+    t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, flushed.elsewhere());
     nrEvents += nr;
     if (nr > 0) {
       emptyPolls = 0;

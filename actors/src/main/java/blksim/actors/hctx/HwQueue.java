@@ -128,15 +128,16 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     int remoteRqs = 0;
     List<Bio> wouldBlock = new ArrayList<>();
     for (Bio bio : m.bios()) {
-      Request rq = hctx.allocRequest(cpu, bio, m.atPs());
+      HwCtx.Alloc a = hctx.alloc(cpu, bio, m.atPs());
+      Request rq = a.rq();
       if (rq == null) {
         // blk_mq_get_new_requests under REQ_NOWAIT: bio_wouldblock_error, BLK_STS_AGAIN.
         bio.setStatus(-BLK_STS_AGAIN_ERRNO);
         wouldBlock.add(bio);
         continue;
       }
-      remote += hctx.tags().remoteTouch() ? 1 : 0;
-      remoteRqs += hctx.lastAllocRemote() ? 1 : 0;
+      remote += a.tagWordRemote() ? 1 : 0;
+      remoteRqs += a.requestRemote() ? 1 : 0;
       plug.add(rq);
     }
     int queued = m.bios().size() - wouldBlock.size();
@@ -248,8 +249,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         leakOneTag = false;
         continue;
       }
-      hctx.freeRequest(rq, cpu, atPs);
-      remoteFrees += hctx.tags().remoteTouch() ? 1 : 0;
+      remoteFrees += hctx.freeRequest(rq, cpu, atPs) ? 1 : 0;
     }
     return ended;
   }

@@ -44,6 +44,8 @@ public final class BioSet {
   private long cacheMisses;
   private long mempoolAllocs;
   private long pruned;
+
+  /** Whether the put under way freed to the slab through SLUB's slow path. */
   private boolean slabSlowPath;
 
   /**
@@ -71,42 +73,64 @@ public final class BioSet {
   }
 
   /**
+   * What {@link #allocPercpuCache} did.
+   *
+   * @param bio the bio, or null when the caller must fall back to {@link #allocBioset}
+   * @param spliced whether it first spliced the IRQ list over ({@code bio_alloc_irq_cache_splice})
+   */
+  public record CacheAlloc(Bio bio, boolean spliced) {}
+
+  /**
+   * What {@link #allocBioset} did.
+   *
+   * @param slowPath whether SLUB took its slow path (the node's {@code list_lock})
+   */
+  public record SlabAlloc(Bio bio, boolean slowPath) {}
+
+  /**
+   * What {@link #put} did.
+   *
+   * @param slowPath whether a free to the slab took SLUB's slow path (the node's {@code list_lock})
+   */
+  public record Put(PutPath path, boolean slowPath) {}
+
+  /**
    * {@code bio_alloc_kiocb}: a bio from {@code cpu}'s cache if allowed and not empty.
    *
    * @param allocCache the caller's {@code IOCB_ALLOC_CACHE}
-   * @return the bio, or null when the caller must fall back to {@link #allocBioset}
    */
-  public Bio allocPercpuCache(int cpu, boolean allocCache, int nrVecs) {
+  public CacheAlloc allocPercpuCache(int cpu, boolean allocCache, int nrVecs) {
     if (!usesCache(allocCache, nrVecs)) {
-      return null;
+      return new CacheAlloc(null, false);
     }
     BioAllocCache cache = caches[cpu];
+    boolean spliced = false;
     if (irqList && cache.nr() == 0 && cache.nrIrq() >= ALLOC_CACHE_THRESHOLD) {
       cache.spliceIrq();
       splices++;
+      spliced = true;
     }
     Bio bio = cache.pop();
     if (bio == null) {
       cacheMisses++;
-      return null;
+      return new CacheAlloc(null, spliced);
     }
     cacheHits++;
-    return handOut(bio, true);
+    return new CacheAlloc(handOut(bio, true), spliced);
   }
 
   /**
    * {@code bio_alloc_bioset}: a bio from the mempool; flagged for the cache when the caller asked
    * for the cache (the cache was empty).
    */
-  public Bio allocBioset(int cpu, boolean allocCache, int nrVecs) {
+  public SlabAlloc allocBioset(int cpu, boolean allocCache, int nrVecs) {
     mempoolAllocs++;
     Bio bio = mempool.alloc(cpu);
-    slabSlowPath = mempool.lastSlowPath();
-    return handOut(bio, usesCache(allocCache, nrVecs));
+    return new SlabAlloc(handOut(bio, usesCache(allocCache, nrVecs)), mempool.lastSlowPath());
   }
 
   /** The final {@code bio_put} on {@code cpu}, from process context. */
-  public PutPath put(int cpu, Bio bio) {
+  public Put put(int cpu, Bio bio) {
     return put(cpu, bio, false);
   }
 
@@ -115,7 +139,13 @@ public final class BioSet {
    *
    * @param inInterrupt whether it is put from interrupt context
    */
-  public PutPath put(int cpu, Bio bio, boolean inInterrupt) {
+  public Put put(int cpu, Bio bio, boolean inInterrupt) {
+    slabSlowPath = false;
+    PutPath path = putPath(cpu, bio, inInterrupt);
+    return new Put(path, slabSlowPath);
+  }
+
+  private PutPath putPath(int cpu, Bio bio, boolean inInterrupt) {
     if (!bio.inUse() || bio.pool() != this) {
       throw new InvariantBroken(
           name + ": bio " + bio.id() + " put twice or into the wrong bio_set");
@@ -123,7 +153,6 @@ public final class BioSet {
     outstanding--;
     boolean toCache = bio.percpuCache() && caches.length > 0;
     bio.uninit();
-    slabSlowPath = false;
     if (!toCache) {
       uncacheAndFree(cpu, bio);
       return PutPath.FREED;
@@ -155,14 +184,6 @@ public final class BioSet {
   private void uncacheAndFree(int cpu, Bio bio) {
     mempool.free(cpu, bio);
     slabSlowPath |= mempool.lastSlowPath();
-  }
-
-  /**
-   * Whether the last {@link #allocBioset} or {@link #put} went through SLUB's slow path (the node's
-   * list_lock) at least once.
-   */
-  public boolean lastSlabSlowPath() {
-    return slabSlowPath;
   }
 
   /** {@code bio_alloc_irq_cache_splice} calls. */

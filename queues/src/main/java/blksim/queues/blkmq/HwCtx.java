@@ -16,7 +16,6 @@ public final class HwCtx {
   private final Request[] staticRqs;
   private final TimeWeighted inUse = new TimeWeighted();
   private long dispatched;
-  private boolean lastAllocRemote;
   private long completed;
   private long noTag;
 
@@ -44,27 +43,34 @@ public final class HwCtx {
   }
 
   /**
+   * What {@link #alloc} did.
+   *
+   * @param rq the request, or null when no tag was free
+   * @param tagWordRemote whether the tag's sbitmap word was last written by another CPU
+   * @param requestRemote whether the request was last used by another CPU: its lines move over
+   */
+  public record Alloc(Request rq, boolean tagWordRemote, boolean requestRemote) {}
+
+  /**
    * {@code __blk_mq_alloc_requests} for one bio: a tag and its request, bio attached ({@code
    * blk_mq_bio_to_request}).
-   *
-   * @return the request, or null when no tag is free
    */
-  public Request allocRequest(int cpu, Bio bio, long atPs) {
+  public Alloc alloc(int cpu, Bio bio, long atPs) {
     int tag = tags.get(cpu);
     if (tag == Tags.NO_TAG) {
       noTag++;
-      return null;
+      return new Alloc(null, false, false);
     }
     inUse.set(atPs, tags.inUse());
     Request rq = staticRqs[tag];
-    lastAllocRemote = rq.lastCpu() >= 0 && rq.lastCpu() != cpu;
+    boolean requestRemote = rq.lastCpu() >= 0 && rq.lastCpu() != cpu;
     rq.init(cpu, bio);
-    return rq;
+    return new Alloc(rq, tags.remoteTouch(), requestRemote);
   }
 
-  /** Whether the last request allocated was last used by another CPU: its lines move over. */
-  public boolean lastAllocRemote() {
-    return lastAllocRemote;
+  /** {@link #alloc}'s request alone, or null when no tag is free. */
+  public Request allocRequest(int cpu, Bio bio, long atPs) {
+    return alloc(cpu, bio, atPs).rq();
   }
 
   /** Counts a request handed to the driver's {@code queue_rq}. */
@@ -76,9 +82,10 @@ public final class HwCtx {
   /**
    * {@code blk_mq_free_request} after {@code blk_mq_end_request}: tag freed on {@code cpu}.
    *
+   * @return whether the tag's sbitmap word was last written by another CPU: its line moves over
    * @throws InvariantBroken if the request is not allocated here
    */
-  public void freeRequest(Request rq, int cpu, long atPs) {
+  public boolean freeRequest(Request rq, int cpu, long atPs) {
     if (rq.hctx() != index || !rq.allocated() || staticRqs[rq.tag()] != rq) {
       throw new InvariantBroken(
           "hctx" + index + ": request tag " + rq.tag() + " freed but not allocated here");
@@ -87,6 +94,7 @@ public final class HwCtx {
     tags.put(rq.tag(), cpu);
     inUse.set(atPs, tags.inUse());
     completed++;
+    return tags.remoteTouch();
   }
 
   public int index() {

@@ -73,7 +73,7 @@ public final class Tags {
   }
 
   /** Whether the last get or put touched a word another CPU touched last: its line moved. */
-  public boolean remoteTouch() {
+  boolean remoteTouch() {
     return remoteTouch;
   }
 

@@ -21,7 +21,6 @@ public final class IoRingCtx {
   private long completed;
   private long dropped;
   private long overflowed;
-  private int lastFlushElsewhere;
 
   private final int owner;
 
@@ -165,30 +164,31 @@ public final class IoRingCtx {
    * Second half of {@code io_do_iopoll}: posts a CQE for each completed request at the head of the
    * IOPOLL list (the completed prefix), and recycles those requests.
    *
-   * @return events found
+   * @return events found, and how many of them another CPU's poll completed
    */
-  public int iopollFlushCompleted() {
+  public Flushed iopollFlushCompleted() {
     int nr = 0;
-    lastFlushElsewhere = 0;
+    int elsewhere = 0;
     for (IoKiocb req = iopollList.peekFirst();
         req != null && req.state() == IoKiocb.State.COMPLETED;
         req = iopollList.peekFirst()) {
       iopollList.pollFirst();
       postCqe(new Cqe(req.sqe().userData(), req.res(), req.sqe().issuedAtPs()));
-      lastFlushElsewhere += req.completedElsewhere() ? 1 : 0;
+      elsewhere += req.completedElsewhere() ? 1 : 0;
       req.free();
       reqCache.addFirst(req);
       nr++;
     }
-    return nr;
+    return new Flushed(nr, elsewhere);
   }
 
   /**
-   * Of the requests the last {@link #iopollFlushCompleted} flushed, those another CPU completed.
+   * What {@link #iopollFlushCompleted} flushed.
+   *
+   * @param posted CQEs posted
+   * @param elsewhere of those, requests another CPU's poll completed: their lines come back
    */
-  public int lastFlushElsewhere() {
-    return lastFlushElsewhere;
-  }
+  public record Flushed(int posted, int elsewhere) {}
 
   /** {@code io_cqring_events} after {@code io_cqring_overflow_flush}: CQEs user space can reap. */
   public int cqEvents() {

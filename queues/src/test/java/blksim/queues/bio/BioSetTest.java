@@ -20,22 +20,22 @@ class BioSetTest {
   private static final BioSetSettings KERNEL = new BioSetSettings(true, 512, 64, 4, 2, 32);
 
   private static Bio alloc(BioSet set, int cpu) {
-    Bio b = set.allocPercpuCache(cpu, true, 0);
-    return b != null ? b : set.allocBioset(cpu, true, 0);
+    Bio b = set.allocPercpuCache(cpu, true, 0).bio();
+    return b != null ? b : set.allocBioset(cpu, true, 0).bio();
   }
 
   @Test
   void shouldReuseTheLastBioPutOnTheSameCpu() {
     BioSet set = new BioSet("test", KERNEL, 2);
-    assertNull(set.allocPercpuCache(0, true, 0), "an empty cache misses");
-    Bio a = set.allocBioset(0, true, 0);
+    assertNull(set.allocPercpuCache(0, true, 0).bio(), "an empty cache misses");
+    Bio a = set.allocBioset(0, true, 0).bio();
     assertTrue(
         a.percpuCache(), "a fresh bio asked for with IOCB_ALLOC_CACHE joins the cache on put");
     Bio b = alloc(set, 0);
-    assertEquals(BioSet.PutPath.CACHED, set.put(0, a));
-    assertEquals(BioSet.PutPath.CACHED, set.put(0, b));
-    assertSame(b, set.allocPercpuCache(0, true, 0), "LIFO");
-    assertSame(a, set.allocPercpuCache(0, true, 0));
+    assertEquals(BioSet.PutPath.CACHED, set.put(0, a).path());
+    assertEquals(BioSet.PutPath.CACHED, set.put(0, b).path());
+    assertSame(b, set.allocPercpuCache(0, true, 0).bio(), "LIFO");
+    assertSame(a, set.allocPercpuCache(0, true, 0).bio());
     assertEquals(2, set.cacheHits());
   }
 
@@ -44,8 +44,8 @@ class BioSetTest {
     BioSet set = new BioSet("test", KERNEL, 2);
     Bio a = alloc(set, 0);
     set.put(1, a);
-    assertNull(set.allocPercpuCache(0, true, 0));
-    assertSame(a, set.allocPercpuCache(1, true, 0));
+    assertNull(set.allocPercpuCache(0, true, 0).bio());
+    assertSame(a, set.allocPercpuCache(1, true, 0).bio());
   }
 
   @Test
@@ -69,14 +69,15 @@ class BioSetTest {
   @Test
   void shouldUseTheMempoolWithoutCacheOrWithoutAllocCacheOrForManyVecs() {
     BioSet off = new BioSet("off", new BioSetSettings(false, 512, 64, 4, 2, 32), 1);
-    assertNull(off.allocPercpuCache(0, true, 0));
-    Bio b = off.allocBioset(0, true, 0);
+    assertNull(off.allocPercpuCache(0, true, 0).bio());
+    Bio b = off.allocBioset(0, true, 0).bio();
     assertFalse(b.percpuCache());
-    assertEquals(BioSet.PutPath.FREED, off.put(0, b));
+    assertEquals(BioSet.PutPath.FREED, off.put(0, b).path());
 
     BioSet on = new BioSet("on", KERNEL, 1);
-    assertFalse(on.allocBioset(0, false, 0).percpuCache(), "no IOCB_ALLOC_CACHE: not cached");
-    assertFalse(on.allocBioset(0, true, 5).percpuCache(), "more than BIO_INLINE_VECS: not cached");
+    assertFalse(on.allocBioset(0, false, 0).bio().percpuCache(), "no IOCB_ALLOC_CACHE: not cached");
+    assertFalse(
+        on.allocBioset(0, true, 5).bio().percpuCache(), "more than BIO_INLINE_VECS: not cached");
   }
 
   @Test
@@ -84,7 +85,7 @@ class BioSetTest {
     BioSet set = new BioSet("test", KERNEL, 1);
     Bio b = alloc(set, 0);
     b.clearPolled();
-    assertEquals(BioSet.PutPath.FREED, set.put(0, b));
+    assertEquals(BioSet.PutPath.FREED, set.put(0, b).path());
   }
 
   @Test
@@ -107,13 +108,13 @@ class BioSetTest {
     BioSet set = new BioSet("test", KERNEL, 1);
     Bio b = alloc(set, 0);
     set.put(0, b);
-    assertThrows(InvariantBroken.class, () -> set.put(0, b));
+    assertThrows(InvariantBroken.class, () -> set.put(0, b).path());
   }
 
   @Test
   void mempoolShouldKeepItsReserveFull() {
     BioSet set = new BioSet("test", new BioSetSettings(false, 512, 64, 4, 2, 32), 1);
-    Bio b = set.allocBioset(0, false, 1);
+    Bio b = set.allocBioset(0, false, 1).bio();
     assertNotNull(b);
     set.put(0, b);
     Books books = new Books();
@@ -129,19 +130,24 @@ class BioSetTest {
       bios.add(alloc(set, 0));
     }
     for (int i = 0; i < 15; i++) {
-      assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(i), true));
+      assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(i), true).path());
     }
-    assertNull(set.allocPercpuCache(0, true, 0), "15 on the IRQ list: below ALLOC_CACHE_THRESHOLD");
-    assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(15), true));
-    assertNotNull(set.allocPercpuCache(0, true, 0), "16: spliced over");
+    assertNull(
+        set.allocPercpuCache(0, true, 0).bio(), "15 on the IRQ list: below ALLOC_CACHE_THRESHOLD");
+    assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(15), true).path());
+    BioSet.CacheAlloc spliced = set.allocPercpuCache(0, true, 0);
+    assertNotNull(spliced.bio(), "16: spliced over");
+    assertTrue(spliced.spliced(), "the call says it spliced");
     assertEquals(1, set.splices());
     Bio polled = bios.get(16);
     polled.setPolled();
     assertEquals(
-        BioSet.PutPath.CACHED, set.put(0, polled, false), "a polled bio put in task context");
+        BioSet.PutPath.CACHED,
+        set.put(0, polled, false).path(),
+        "a polled bio put in task context");
     Bio notPolled = bios.get(17);
     assertEquals(
-        BioSet.PutPath.CACHED_IRQ, set.put(0, notPolled, false), "not polled: the IRQ list");
+        BioSet.PutPath.CACHED_IRQ, set.put(0, notPolled, false).path(), "not polled: the IRQ list");
   }
 
   @Test
@@ -152,10 +158,12 @@ class BioSetTest {
       bios.add(alloc(set, 0));
     }
     for (int i = 0; i < 257; i++) {
-      assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(i), true), "bio " + i);
+      assertEquals(BioSet.PutPath.CACHED_IRQ, set.put(0, bios.get(i), true).path(), "bio " + i);
     }
     assertEquals(
-        BioSet.PutPath.FREED, set.put(0, bios.get(257), true), "past ALLOC_CACHE_MAX: freed");
+        BioSet.PutPath.FREED,
+        set.put(0, bios.get(257), true).path(),
+        "past ALLOC_CACHE_MAX: freed");
     Books books = new Books();
     set.audit(books);
     assertTrue(books.balanced(), books.violations().toString());

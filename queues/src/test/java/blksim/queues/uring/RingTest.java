@@ -130,7 +130,7 @@ class RingTest {
       ctx.iopollReqIssued(req);
       ctx.completeRwIopoll(req, 512);
     }
-    assertEquals(4, ctx.iopollFlushCompleted());
+    assertEquals(4, ctx.iopollFlushCompleted().posted());
     assertEquals(2, ctx.overflowed(), "two CQEs did not fit and went to the overflow list");
     assertEquals(0, cq.koverflow(), "none was lost");
     assertEquals(0L, cq.reap().userData());
