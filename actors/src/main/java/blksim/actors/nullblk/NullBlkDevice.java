@@ -15,7 +15,6 @@ import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.time.SpinLock;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -85,10 +84,6 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   private final SimRef<Command> self;
   private final List<SimRef<Reply>> hctxRefs;
   private final Charger charger;
-  private final long completionPs;
-  private final SpinLock[] pollLocks;
-  private final long lockHoldPs;
-  private final long lineTransferPs;
   private final CostStep lockLine;
 
   /**
@@ -108,14 +103,8 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     this.hctxRefs = List.copyOf(hctxRefs);
     this.flatOffset = flatOffset;
     this.charger = new Charger(costs);
-    this.completionPs = nullb.settings().completionNsec() * 1000;
-    this.pollLocks = new SpinLock[nullb.nrHwQueues()];
-    for (int h = 0; h < pollLocks.length; h++) {
-      pollLocks[h] = new SpinLock(nullb.diskName() + "-hctx" + h + " poll_lock");
-    }
-    this.lockHoldPs = costs.shortLockHoldPs();
-    this.lineTransferPs = costs.lineTransferPs();
-    this.lockLine = new CostStep("[line from another CPU] null_blk poll_lock", lineTransferPs);
+    this.lockLine =
+        new CostStep("[line from another CPU] null_blk poll_lock", costs.lineTransferPs());
   }
 
   private final int flatOffset;
@@ -130,62 +119,41 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   }
 
   private void onQueueRqs(QueueRqs m, Outbox out) {
-    List<Request> completed = new ArrayList<>(0);
-    boolean viaCompleteRequest = false;
     long perRq = charger.costs().step(KernelFn.NULL_QUEUE_RQ).ps();
-    long locked = 0;
-    for (int i = 0; i < m.rqs().size(); i++) {
-      Request rq = m.rqs().get(i);
-      NullBlk.Queued q = nullb.queueRq(m.hctx(), rq);
-      if (q == NullBlk.Queued.ON_POLL_LIST) {
-        // null_queue_rq adds to poll_list under nq->poll_lock
-        locked += takeLock(m.exec(), m.hctx(), m.atPs() + i * perRq + locked);
-      }
-      if (q == NullBlk.Queued.TIMER) {
-        // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
-        if (m.exec().interrupts() == null) {
-          throw new InvariantBroken(
-              name() + ": a timer armed for a caller that takes no interrupts: " + m.exec());
-        }
-        out.send(
-            m.exec().interrupts(),
-            new TimerFired(
-                m.atPs() + (i + 1) * perRq + completionPs,
-                self,
-                flatOffset + m.hctx(),
-                m.hctx(),
-                rq));
-      } else if (q != NullBlk.Queued.ON_POLL_LIST) {
-        completed.add(rq);
-        viaCompleteRequest |= q == NullBlk.Queued.COMPLETE_REQUEST;
-      }
+    NullBlk.QueueBatch b = nullb.queueRqs(m.hctx(), m.rqs(), m.exec().cpu(), m.atPs(), perRq);
+    b.locks().forEach(a -> chargeLock(m.exec(), a));
+    if (!b.timers().isEmpty() && m.exec().interrupts() == null) {
+      throw new InvariantBroken(
+          name() + ": a timer armed for a caller that takes no interrupts: " + m.exec());
+    }
+    for (NullBlk.Timer timer : b.timers()) {
+      // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
+      out.send(
+          m.exec().interrupts(),
+          new TimerFired(timer.firesAtPs(), self, flatOffset + m.hctx(), m.hctx(), timer.rq()));
     }
     long t =
         m.atPs()
-            + locked
+            + b.lockedPs()
             + charger.charge(
                 m.exec().cpu(), m.exec().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
     out.send(
         hctxRefs.get(m.hctx()),
-        new Queued(t, m.exec(), m.rqs().size(), completed, viaCompleteRequest));
+        new Queued(t, m.exec(), m.rqs().size(), b.completed(), b.viaCompleteRequest()));
   }
 
   private void onPollQueue(PollQueue m, Outbox out) {
-    List<Request> found = new ArrayList<>();
-    // null_poll splices poll_list under nq->poll_lock
-    long locked = takeLock(m.exec(), m.hctx(), m.atPs());
-    int n = nullb.poll(m.hctx(), found);
+    NullBlk.PollResult p = nullb.pollQueue(m.hctx(), m.exec().cpu(), m.atPs());
+    long locked = chargeLock(m.exec(), p.lock());
     long t =
-        m.atPs() + locked + charger.charge(m.exec().cpu(), m.exec().what(), KernelFn.NULL_POLL, n);
-    out.send(hctxRefs.get(m.hctx()), new PolledRqs(t, m.exec(), found));
+        m.atPs()
+            + locked
+            + charger.charge(m.exec().cpu(), m.exec().what(), KernelFn.NULL_POLL, p.found().size());
+    out.send(hctxRefs.get(m.hctx()), new PolledRqs(t, m.exec(), p.found()));
   }
 
-  /**
-   * {@code spin_lock(&nq->poll_lock)} at {@code atPs}: charges the spin and the line's transfer to
-   * the caller; returns the time they took.
-   */
-  private long takeLock(Exec call, int hctx, long atPs) {
-    SpinLock.Acquired a = pollLocks[hctx].acquire(call.cpu(), atPs, lockHoldPs, lineTransferPs);
+  /** Charges the caller the spin and the line's transfer of a {@code poll_lock} acquisition. */
+  private long chargeLock(Exec call, SpinLock.Acquired a) {
     long ps = 0;
     if (a.waitPs() > 0) {
       ps +=

@@ -71,7 +71,7 @@ public final class Topology {
     List<SimRef<HwQueue.Command>> hctxRefs = new ArrayList<>();
     List<SimRef<NullBlkDevice.Command>> deviceRefs = new ArrayList<>();
     for (int d = 0; d < nb.nrDevices(); d++) {
-      NullBlk nullb = new NullBlk(d, nb);
+      NullBlk nullb = new NullBlk(d, nb, costs.shortLockHoldPs(), costs.lineTransferPs());
       nullbs.add(nullb);
       for (int h = 0; h < nullb.nrHwQueues(); h++) {
         hctxRefs.add(registry.reserve(nullb.diskName() + "-hctx" + h));

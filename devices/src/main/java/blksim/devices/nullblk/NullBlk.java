@@ -5,7 +5,9 @@ import blksim.queues.blkmq.HctxType;
 import blksim.queues.blkmq.QueueMap;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.Books;
+import blksim.queues.time.SpinLock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,8 +35,38 @@ public final class NullBlk {
     TIMER
   }
 
+  /**
+   * What {@link #queueRqs} did with a plug's worth of requests.
+   *
+   * @param completed requests completed at once (irqmode 0 or 1)
+   * @param viaCompleteRequest whether they completed through {@code blk_mq_complete_request}
+   * @param timers the hrtimers armed (irqmode 2), with when each fires
+   * @param locks each acquisition of the queue's {@code poll_lock}: the caller spun and pulled its
+   *     line for these
+   * @param lockedPs the time those acquisitions took, spin and line together
+   */
+  public record QueueBatch(
+      List<Request> completed,
+      boolean viaCompleteRequest,
+      List<Timer> timers,
+      List<SpinLock.Acquired> locks,
+      long lockedPs) {}
+
+  /** An hrtimer armed for {@code rq} on the calling CPU, firing at {@code firesAtPs}. */
+  public record Timer(long firesAtPs, Request rq) {}
+
+  /**
+   * What {@link #pollQueue} found.
+   *
+   * @param lock the acquisition of the queue's {@code poll_lock}
+   */
+  public record PollResult(List<Request> found, SpinLock.Acquired lock) {}
+
   private final int index;
   private final NullBlkSettings settings;
+  private final SpinLock[] pollLocks;
+  private final long pollLockHoldPs;
+  private final long lineTransferPs;
   private final QueueMap map;
   private final NullbQueue[] queues;
   private long queuedRqs;
@@ -51,10 +83,26 @@ public final class NullBlk {
     }
   }
 
+  /** A device whose poll_locks cost nothing to hold or to move: for tests of the queues alone. */
   public NullBlk(int index, NullBlkSettings settings) {
+    this(index, settings, 0, 0);
+  }
+
+  /**
+   * @param pollLockHoldPs how long {@code null_queue_rq} and {@code null_poll} hold {@code
+   *     nq->poll_lock}
+   * @param lineTransferPs what moving the lock's cache line from another CPU costs
+   */
+  public NullBlk(int index, NullBlkSettings settings, long pollLockHoldPs, long lineTransferPs) {
     this.index = index;
     this.settings = settings;
+    this.pollLockHoldPs = pollLockHoldPs;
+    this.lineTransferPs = lineTransferPs;
     this.map = QueueMap.nullBlk(settings.submitQueues(), settings.pollQueues());
+    this.pollLocks = new SpinLock[settings.nrHwQueues()];
+    for (int h = 0; h < pollLocks.length; h++) {
+      pollLocks[h] = new SpinLock(diskName() + "-hctx" + h + " poll_lock");
+    }
     this.queues = new NullbQueue[settings.nrHwQueues()];
     for (int i = 0; i < queues.length; i++) {
       queues[i] = new NullbQueue(i < settings.submitQueues() ? HctxType.DEFAULT : HctxType.POLL);
@@ -119,6 +167,46 @@ public final class NullBlk {
     return settings.irqmode() == NullBlkSettings.IrqMode.NONE
         ? Queued.ENDED_INLINE
         : Queued.COMPLETE_REQUEST;
+  }
+
+  /**
+   * {@code null_queue_rq} of each request of a plug on {@code hctx}, on {@code cpu}: the first
+   * starts at {@code startPs} and each takes {@code queueRqPs}, and on a poll queue each adds to
+   * the poll list under {@code nq->poll_lock}, which another CPU may hold; an hrtimer (irqmode 2)
+   * is armed on {@code cpu} as its request's queue_rq ends and fires {@code completion_nsec} later.
+   */
+  public QueueBatch queueRqs(int hctx, List<Request> rqs, int cpu, long startPs, long queueRqPs) {
+    List<Request> completed = new ArrayList<>(0);
+    List<Timer> timers = new ArrayList<>(0);
+    List<SpinLock.Acquired> locks = new ArrayList<>(0);
+    boolean viaCompleteRequest = false;
+    long locked = 0;
+    long completionPs = settings.completionNsec() * 1000;
+    for (int i = 0; i < rqs.size(); i++) {
+      Request rq = rqs.get(i);
+      Queued q = queueRq(hctx, rq);
+      if (q == Queued.ON_POLL_LIST) {
+        SpinLock.Acquired a =
+            pollLocks[hctx].acquire(
+                cpu, startPs + i * queueRqPs + locked, pollLockHoldPs, lineTransferPs);
+        locks.add(a);
+        locked += a.waitPs() + a.transferPs();
+      } else if (q == Queued.TIMER) {
+        timers.add(new Timer(startPs + (i + 1) * queueRqPs + completionPs, rq));
+      } else {
+        completed.add(rq);
+        viaCompleteRequest |= q == Queued.COMPLETE_REQUEST;
+      }
+    }
+    return new QueueBatch(completed, viaCompleteRequest, timers, locks, locked);
+  }
+
+  /** {@code null_poll} of {@code hctx} on {@code cpu} at {@code atPs}, under its poll_lock. */
+  public PollResult pollQueue(int hctx, int cpu, long atPs) {
+    SpinLock.Acquired a = pollLocks[hctx].acquire(cpu, atPs, pollLockHoldPs, lineTransferPs);
+    List<Request> found = new ArrayList<>();
+    poll(hctx, found);
+    return new PollResult(found, a);
   }
 
   /**

@@ -100,4 +100,57 @@ class NullBlkTest {
     assertTrue(books.balanced(), books.violations().toString());
     assertThrows(IllegalStateException.class, () -> timed.timerExpired(rq3), "no second expiry");
   }
+
+  /**
+   * nq->poll_lock is the device's: a CPU that queues while another holds it spins, then pulls its
+   * line.
+   */
+  @Test
+  void queueingOnAPollQueueShouldTakeItsPollLockAndWaitForAnotherCpu() {
+    NullBlk nb = new NullBlk(0, defaults, 5, 30);
+    HwCtx hctx = new HwCtx(1, HctxType.POLL, 64, 2);
+    List<Request> two = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      Request rq = hctx.allocRequest(0, null, 0);
+      hctx.dispatched(rq);
+      two.add(rq);
+    }
+    NullBlk.QueueBatch first = nb.queueRqs(1, two, 0, 0, 10);
+    assertEquals(2, first.locks().size());
+    assertEquals(0, first.lockedPs(), "its own lock, uncontended");
+    Request other = hctx.allocRequest(1, null, 0);
+    hctx.dispatched(other);
+    // cpu0's second acquisition, at 10 ps, holds it until 15: cpu1 at 12 spins 3, then its line
+    NullBlk.QueueBatch second = nb.queueRqs(1, List.of(other), 1, 12, 10);
+    assertEquals(3, second.locks().get(0).waitPs());
+    assertEquals(30, second.locks().get(0).transferPs());
+    assertEquals(33, second.lockedPs());
+    NullBlk.PollResult polled = nb.pollQueue(1, 0, 1_000);
+    assertEquals(3, polled.found().size());
+    assertEquals(30, polled.lock().transferPs(), "cpu1 held it last");
+  }
+
+  @Test
+  void timerModeShouldArmATimerThatFiresCompletionNsecAfterItsQueueRq() {
+    NullBlkSettings timer =
+        BlksimSettings.from(
+                com.typesafe.config.ConfigFactory.parseString(
+                        "blksim.null-blk { irqmode = 2, completion-nsec = 1000 }")
+                    .withFallback(com.typesafe.config.ConfigFactory.defaultReference())
+                    .resolve())
+            .nullBlk();
+    NullBlk nb = new NullBlk(0, timer, 100, 30);
+    HwCtx hctx = new HwCtx(0, HctxType.DEFAULT, 64, 1);
+    Request a = hctx.allocRequest(0, null, 0);
+    Request b = hctx.allocRequest(0, null, 0);
+    hctx.dispatched(a);
+    hctx.dispatched(b);
+    NullBlk.QueueBatch q = nb.queueRqs(0, List.of(a, b), 0, 500, 10);
+    assertEquals(
+        List.of(
+            new NullBlk.Timer(500 + 10 + 1_000_000, a), new NullBlk.Timer(500 + 20 + 1_000_000, b)),
+        q.timers());
+    assertTrue(q.completed().isEmpty());
+    assertTrue(q.locks().isEmpty(), "a default queue takes no poll_lock");
+  }
 }
