@@ -1,6 +1,5 @@
 package blksim.queues.uring;
 
-import blksim.queues.time.TimeWeighted;
 import java.util.random.RandomGenerator;
 
 /**
@@ -61,8 +60,12 @@ public final class Submitter {
   /**
    * I/Os between their SQE's stamp and their CQE's reap, over time: the ground truth that the
    * latency histogram must agree with (Little's law), kept apart from fio's {@code s->inflight}.
+   * Kept as exact sums: the time reaped I/Os spent in flight, and the stamps of those still out.
    */
-  private final TimeWeighted inFlight = new TimeWeighted();
+  private long reapedInFlightPs;
+
+  private long outStampSumPs;
+  private long outCount;
 
   private int prepped;
   private int acceptedInHungCall;
@@ -126,7 +129,8 @@ public final class Submitter {
     while (n < maxIos && !sq.full()) {
       long stampPs = startPs + (n + 1) * perSqePs;
       sq.tryClaim(initIo(stampPs));
-      inFlight.add(stampPs, 1);
+      outStampSumPs += stampPs;
+      outCount++;
       n++;
     }
     if (n > 0) {
@@ -177,7 +181,9 @@ public final class Submitter {
       reaped++;
       long reapedAtPs = startPs + reaped * perCqePs;
       latency.record(reapedAtPs - cqe.issuedAtPs());
-      inFlight.add(reapedAtPs, -1);
+      reapedInFlightPs += reapedAtPs - cqe.issuedAtPs();
+      outStampSumPs -= cqe.issuedAtPs();
+      outCount--;
     }
     cq.advance(reaped);
     inflight -= reaped;
@@ -298,12 +304,15 @@ public final class Submitter {
 
   /** I/Os stamped and not yet reaped, time-weighted mean over [0, {@code endPs}]. */
   public double meanInFlight(long endPs) {
-    return inFlight.mean(endPs);
+    if (endPs <= 0) {
+      return 0;
+    }
+    return (reapedInFlightPs + (double) outCount * endPs - outStampSumPs) / endPs;
   }
 
   /** I/Os stamped and not yet reaped at the end: they weigh in the mean but have no latency. */
   public long inFlightAtEnd() {
-    return inFlight.value();
+    return outCount;
   }
 
   public int inflight() {
