@@ -9,6 +9,7 @@ import blksim.actors.engine.SimRef;
 import blksim.config.BooksSettings;
 import blksim.queues.bio.Bio;
 import blksim.queues.bio.BioSet;
+import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -68,8 +69,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     super(name, Command.class);
     this.bioSet = bioSet;
     this.charger = new Charger(costs);
-    this.listLockLine =
-        new CostStep("[line from another CPU] slab list_lock", costs.lineTransferPs());
+    this.listLockLine = new CostStep(Contention.LINE_SLAB_LIST_LOCK, costs.lineTransferPs());
     this.leakOne = breakOnPurpose == BooksSettings.Break.LEAK_BIO;
   }
 
@@ -143,7 +143,10 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     if (a.waitPs() > 0) {
       ps +=
           charger.charge(
-              cpu, CpuTime.LOCK_WAIT, new CostStep("[lock wait] slab list_lock", a.waitPs()), 1);
+              cpu,
+              CpuTime.LOCK_WAIT,
+              new CostStep(Contention.LOCK_WAIT_SLAB_LIST_LOCK, a.waitPs()),
+              1);
     }
     if (a.transferPs() > 0) {
       ps += charger.charge(cpu, what, listLockLine, 1);

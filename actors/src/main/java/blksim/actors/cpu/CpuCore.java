@@ -5,6 +5,7 @@ import blksim.actors.engine.Charger;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
+import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -70,10 +71,8 @@ final class CpuCore {
     this.peers = Map.copyOf(links.peers());
     this.worker = links.worker();
     this.remoteCompletion =
-        new CostStep("[lines from another CPU] request, bio, io_kiocb", 3 * costs.lineTransferPs());
-    this.kiocbBack =
-        new CostStep(
-            "[line from another CPU] own io_kiocb, completed elsewhere", costs.lineTransferPs());
+        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
+    this.kiocbBack = new CostStep(Contention.LINE_OWN_KIOCB, costs.lineTransferPs());
   }
 
   long charge(CpuTime what, KernelFn fn, int calls) {

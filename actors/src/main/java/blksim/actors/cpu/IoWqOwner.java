@@ -2,6 +2,7 @@ package blksim.actors.cpu;
 
 import blksim.actors.engine.Outbox;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -26,8 +27,6 @@ final class IoWqOwner {
   private long unlockedAtPs;
   private long atWorker;
   private long workerHoldsUntilPs;
-
-  private static final String LOCK_WAIT = "[lock wait] uring_lock";
 
   IoWqOwner(CpuCore c) {
     this.c = c;
@@ -66,7 +65,8 @@ final class IoWqOwner {
   long lock(long t) {
     if (workerHoldsUntilPs > t) {
       long waitPs = workerHoldsUntilPs - t;
-      c.charger.charge(c.index, CpuTime.LOCK_WAIT, new CostStep(LOCK_WAIT, waitPs), 1);
+      c.charger.charge(
+          c.index, CpuTime.LOCK_WAIT, new CostStep(Contention.LOCK_WAIT_URING_LOCK, waitPs), 1);
       t = workerHoldsUntilPs;
     }
     locked = true;

@@ -11,6 +11,7 @@ import blksim.actors.hctx.HwQueue;
 import blksim.queues.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -96,9 +97,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.cfg = cfg;
     this.charger = new Charger(costs);
     // The mutex word and the IOPOLL list's tail, both last written by the submitter's CPU.
-    this.lockLines =
-        new CostStep(
-            "[lines from another CPU] uring_lock, IOPOLL list", 2 * costs.lineTransferPs());
+    this.lockLines = new CostStep(Contention.LINES_URING_LOCK, 2 * costs.lineTransferPs());
   }
 
   @Override
@@ -179,7 +178,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     lockWaitPs += waitPs;
     long t = m.atPs();
     if (waitPs > 0) {
-      charger.charge(index, CpuTime.LOCK_WAIT, new CostStep("[lock wait] uring_lock", waitPs), 1);
+      charger.charge(
+          index, CpuTime.LOCK_WAIT, new CostStep(Contention.LOCK_WAIT_URING_LOCK, waitPs), 1);
     }
     t +=
         charge(KernelFn.IO_IOPOLL_REQ_ISSUED) + charger.charge(index, CpuTime.SUBMIT, lockLines, 1);

@@ -13,6 +13,7 @@ import blksim.queues.blkmq.HwCtx;
 import blksim.queues.blkmq.Plug;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -107,8 +108,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.hctx = hctx;
     this.driver = driver;
     this.charger = new Charger(costs);
-    this.sbitmapLine = new CostStep("[line from another CPU] sbitmap word", costs.lineTransferPs());
-    this.requestLine = new CostStep("[line from another CPU] request", costs.lineTransferPs());
+    this.sbitmapLine = new CostStep(Contention.LINE_SBITMAP_WORD, costs.lineTransferPs());
+    this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
     this.leakOneTag = breakOnPurpose == BooksSettings.Break.LEAK_TAG;
   }
 

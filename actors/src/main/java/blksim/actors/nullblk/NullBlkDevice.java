@@ -9,6 +9,7 @@ import blksim.actors.engine.SimRef;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -103,8 +104,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     this.hctxRefs = List.copyOf(hctxRefs);
     this.flatOffset = flatOffset;
     this.charger = new Charger(costs);
-    this.lockLine =
-        new CostStep("[line from another CPU] null_blk poll_lock", costs.lineTransferPs());
+    this.lockLine = new CostStep(Contention.LINE_POLL_LOCK, costs.lineTransferPs());
   }
 
   private final int flatOffset;
@@ -160,7 +160,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
           charger.charge(
               call.cpu(),
               CpuTime.LOCK_WAIT,
-              new CostStep("[lock wait] null_blk poll_lock", a.waitPs()),
+              new CostStep(Contention.LOCK_WAIT_POLL_LOCK, a.waitPs()),
               1);
     }
     if (a.transferPs() > 0) {

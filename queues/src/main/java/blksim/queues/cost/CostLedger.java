@@ -1,12 +1,15 @@
 package blksim.queues.cost;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * CPU time charged per CPU and per step of the I/O path (named after the kernel function), with the
- * number of times each was charged. Every component keeps one; a run merges them for the profile.
- * Iteration is sorted, so reports built from it are deterministic.
+ * CPU time charged per CPU and per step of the I/O path ({@link CostId}: a kernel function, or the
+ * time contention adds), with the number of times each was charged. Every component keeps one; a
+ * run merges them for the profile. Entries live in arrays indexed by CPU and id; what is read back
+ * is sorted by name, so reports built from it are deterministic.
  */
 public final class CostLedger {
   /** Picoseconds and calls of one step on one CPU. */
@@ -23,68 +26,96 @@ public final class CostLedger {
     }
   }
 
-  private final Map<Integer, Map<String, Entry>> byCpu = new TreeMap<>();
-  private final Map<Integer, long[]> timeByCpu = new TreeMap<>();
+  /** One CPU's entries, by {@link CostId#index()}, and its time by {@link CpuTime}. */
+  private static final class Row {
+    final long[] ps = new long[CostId.count()];
+    final long[] calls = new long[CostId.count()];
+    final boolean[] charged = new boolean[CostId.count()];
+    final long[] time = new long[CpuTime.values().length];
+  }
 
-  /**
-   * Charges {@code calls} executions of {@code step} costing {@code psEach} each to {@code cpu}.
-   *
-   * @return the total charged, in ps
-   */
-  public long charge(int cpu, CpuTime what, String step, long psEach, long calls) {
-    long ps = psEach * calls;
-    timeByCpu.computeIfAbsent(cpu, c -> new long[CpuTime.values().length])[what.ordinal()] += ps;
-    Entry e =
-        byCpu.computeIfAbsent(cpu, c -> new TreeMap<>()).computeIfAbsent(step, s -> new Entry());
-    e.ps += ps;
-    e.calls += calls;
-    return ps;
+  private final List<Row> rows = new ArrayList<>();
+
+  private Row row(int cpu) {
+    while (rows.size() <= cpu) {
+      rows.add(null);
+    }
+    Row r = rows.get(cpu);
+    if (r == null) {
+      r = new Row();
+      rows.set(cpu, r);
+    }
+    return r;
   }
 
   /**
-   * Charges {@code calls} executions of {@code step} to {@code cpu}.
+   * Charges {@code calls} executions of {@code step} to {@code cpu}; a charge of no calls still
+   * makes the step appear in the profile, at zero.
    *
    * @return the total charged, in ps
    */
   public long charge(int cpu, CpuTime what, CostStep step, long calls) {
-    return charge(cpu, what, step.name(), step.ps(), calls);
+    long ps = step.ps() * calls;
+    Row r = row(cpu);
+    int i = step.id().index();
+    r.time[what.ordinal()] += ps;
+    r.ps[i] += ps;
+    r.calls[i] += calls;
+    r.charged[i] = true;
+    return ps;
   }
 
   /** Adds every entry of {@code other} to this ledger. */
   public void merge(CostLedger other) {
-    other.timeByCpu.forEach(
-        (cpu, t) -> {
-          long[] mine = timeByCpu.computeIfAbsent(cpu, c -> new long[CpuTime.values().length]);
-          for (int i = 0; i < t.length; i++) {
-            mine[i] += t[i];
-          }
-        });
-    other.byCpu.forEach(
-        (cpu, steps) ->
-            steps.forEach(
-                (step, e) -> {
-                  Entry mine =
-                      byCpu
-                          .computeIfAbsent(cpu, c -> new TreeMap<>())
-                          .computeIfAbsent(step, s -> new Entry());
-                  mine.ps += e.ps;
-                  mine.calls += e.calls;
-                }));
+    for (int cpu = 0; cpu < other.rows.size(); cpu++) {
+      Row theirs = other.rows.get(cpu);
+      if (theirs == null) {
+        continue;
+      }
+      Row mine = row(cpu);
+      for (int i = 0; i < theirs.ps.length; i++) {
+        mine.ps[i] += theirs.ps[i];
+        mine.calls[i] += theirs.calls[i];
+        mine.charged[i] |= theirs.charged[i];
+      }
+      for (int t = 0; t < theirs.time.length; t++) {
+        mine.time[t] += theirs.time[t];
+      }
+    }
   }
 
-  /** Steps charged to {@code cpu}, sorted by name. */
+  /** Steps charged to {@code cpu}, sorted by name (ids of one name counted together). */
   public Map<String, Entry> steps(int cpu) {
-    return byCpu.getOrDefault(cpu, Map.of());
+    Map<String, Entry> out = new TreeMap<>();
+    Row r = cpu < rows.size() ? rows.get(cpu) : null;
+    if (r == null) {
+      return out;
+    }
+    for (int i = 0; i < r.ps.length; i++) {
+      if (r.charged[i]) {
+        Entry e = out.computeIfAbsent(CostId.of(i).symbol(), s -> new Entry());
+        e.ps += r.ps[i];
+        e.calls += r.calls[i];
+      }
+    }
+    return out;
   }
 
   /** Time charged to {@code cpu} for {@code what}, in ps. */
   public long time(int cpu, CpuTime what) {
-    long[] t = timeByCpu.get(cpu);
-    return t == null ? 0 : t[what.ordinal()];
+    Row r = cpu < rows.size() ? rows.get(cpu) : null;
+    return r == null ? 0 : r.time[what.ordinal()];
   }
 
   /** Total time charged to {@code cpu}, in ps. */
   public long totalPs(int cpu) {
-    return steps(cpu).values().stream().mapToLong(Entry::ps).sum();
+    Row r = cpu < rows.size() ? rows.get(cpu) : null;
+    long sum = 0;
+    if (r != null) {
+      for (long ps : r.ps) {
+        sum += ps;
+      }
+    }
+    return sum;
   }
 }

@@ -5,7 +5,7 @@ package blksim.queues.cost;
  * them. Each is either a step of the profile's shape ({@code steps}, scaled) or derived from the
  * CPU's facts by {@link PathCosts}.
  */
-public enum KernelFn {
+public enum KernelFn implements CostId {
   PREP_MORE_IOS_URING("prep_more_ios_uring"),
   REAP_EVENTS_URING("reap_events_uring"),
   SYSCALL("entry_SYSCALL_64"),
@@ -68,7 +68,13 @@ public enum KernelFn {
   }
 
   /** The name in profiles and reports. */
+  @Override
   public String symbol() {
     return symbol;
+  }
+
+  @Override
+  public int index() {
+    return ordinal();
   }
 }

@@ -135,7 +135,7 @@ public final class PathCosts {
     lineTransferPs = ps(f.cachelineTransferNs());
     shortLockHoldPs = ps(atomic);
     slabListHoldPs = ps(2 * atomic + 4 * l2);
-    tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK.symbol(), ps(2 * atomic + irq));
+    tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK, ps(2 * atomic + irq));
     for (KernelFn fn : KernelFn.values()) {
       if (!steps.containsKey(fn)) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());
@@ -188,11 +188,11 @@ public final class PathCosts {
   }
 
   private void set(KernelFn fn, double ns) {
-    steps.put(fn, new CostStep(fn.symbol(), ps(ns)));
+    steps.put(fn, new CostStep(fn, ps(ns)));
   }
 
   private void add(KernelFn fn, double ns) {
-    steps.put(fn, new CostStep(fn.symbol(), steps.get(fn).ps() + ps(ns)));
+    steps.put(fn, new CostStep(fn, steps.get(fn).ps() + ps(ns)));
   }
 
   private static long ps(double ns) {
