@@ -83,7 +83,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
   }
 
-  private final SimRef<Command> self;
   private final HwCtx hctx;
   private final SimRef<NullBlkDevice.Command> driver;
   private final Charger charger;
@@ -104,7 +103,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       PathCosts costs,
       BooksSettings.Break breakOnPurpose) {
     super(self.name(), Command.class);
-    this.self = self;
     this.hctx = hctx;
     this.driver = driver;
     this.charger = new Charger(costs);
