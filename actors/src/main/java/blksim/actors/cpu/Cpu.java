@@ -1,12 +1,12 @@
 package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
@@ -44,7 +44,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public sealed interface Command extends SimMessage
       permits Start,
           FromBioSet,
-          FromHctx,
+          FromBlock,
           ReadCounters,
           Finish,
           Resume,
@@ -63,8 +63,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
   }
 
-  /** A hardware queue's answer, through this CPU's adapter. */
-  public record FromHctx(HwQueue.Reply reply) implements Command {
+  /** A block device's answer, through this CPU's adapter. */
+  public record FromBlock(BlockDevice.Reply reply) implements Command {
     @Override
     public long atPs() {
       return reply.atPs();
@@ -124,7 +124,6 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /**
    * The components a submitter's CPU talks to.
    *
-   * @param hctxs every hardware queue of every device, device after device
    * @param peers every CPU that runs a submitter, by number
    * @param worker the CPU of the thread's io-wq worker, or null if it needs none
    */
@@ -132,7 +131,6 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       SimRef<Command> self,
       SimRef<BioSetCache.Command> bioset,
       SimRef<Report> main,
-      List<SimRef<HwQueue.Command>> hctxs,
       Map<Integer, SimRef<Command>> peers,
       SimRef<IoWqWorker.Command> worker) {}
 
@@ -159,7 +157,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     return Handlers.<Command>builder()
         .on(Start.class, (m, out) -> thread.pass(m.atPs(), out))
         .on(FromBioSet.class, this::onBioSetReply)
-        .on(FromHctx.class, this::onHctxReply)
+        .on(FromBlock.class, this::onBlockReply)
         .on(Resume.class, this::onThreadReply)
         .on(FromDevice.class, this::onInterrupt)
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
@@ -177,8 +175,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
   }
 
-  private void onHctxReply(FromHctx m, Outbox out) {
-    if (m.reply() instanceof HwQueue.IrqEnded ended) {
+  private void onBlockReply(FromBlock m, Outbox out) {
+    if (m.reply() instanceof BlockDevice.IrqEnded ended) {
       irqReturned(irq.onIrqEnded(ended, out), out);
     } else {
       onThreadReply(m.reply(), out);
@@ -235,11 +233,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     if (m instanceof BioSetCache.Allocated b) {
       return new BioSetCache.Allocated(t, b.bios());
     }
-    if (m instanceof HwQueue.BiosQueued b) {
-      return new HwQueue.BiosQueued(t, b.count(), b.ended(), b.wouldBlock());
+    if (m instanceof BlockDevice.Submitted b) {
+      return new BlockDevice.Submitted(t, b.count(), b.ended(), b.wouldBlock());
     }
-    if (m instanceof HwQueue.Polled p) {
-      return new HwQueue.Polled(t, p.ended());
+    if (m instanceof BlockDevice.Polled p) {
+      return new BlockDevice.Polled(t, p.ended());
     }
     if (m instanceof BioSetCache.Put) {
       return new BioSetCache.Put(t);

@@ -1,9 +1,9 @@
 package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.SimRef;
-import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
@@ -13,7 +13,6 @@ import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
-import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -23,7 +22,6 @@ final class CpuCore {
   final SimRef<Cpu.Command> self;
   final SimRef<BioSetCache.Command> bioset;
   final SimRef<Cpu.Report> main;
-  final List<SimRef<HwQueue.Command>> hctxs;
   final Submitter sub;
   final IoRingCtx ring;
   final CpuConfig cfg;
@@ -38,8 +36,8 @@ final class CpuCore {
   /** This CPU's address for a bioset's answers. */
   final SimRef<BioSetCache.Reply> biosetReplies;
 
-  /** This CPU's address for a hardware queue's answers. */
-  final SimRef<HwQueue.Reply> hctxReplies;
+  /** This CPU's address for a block device's answers. */
+  final SimRef<BlockDevice.Reply> blockReplies;
 
   /** This CPU's address for the interrupts a device raises on it. */
   final SimRef<NullBlkDevice.Interrupt> interrupts;
@@ -58,11 +56,10 @@ final class CpuCore {
     this.index = index;
     this.self = links.self();
     this.biosetReplies = self.adapt(Cpu.FromBioSet::new);
-    this.hctxReplies = self.adapt(Cpu.FromHctx::new);
+    this.blockReplies = self.adapt(Cpu.FromBlock::new);
     this.interrupts = self.adapt(Cpu.FromDevice::new);
     this.bioset = links.bioset();
     this.main = links.main();
-    this.hctxs = List.copyOf(links.hctxs());
     this.sub = sub;
     this.ring = ring;
     this.cfg = cfg;
@@ -92,26 +89,31 @@ final class CpuCore {
     return ps + charge(CpuTime.SUBMIT, CpuPaths.TASK_WORK_PATH, ring.runTaskWork());
   }
 
-  /** A call into a hardware queue on this CPU's behalf. */
-  HwQueue.Call call(CpuTime what) {
-    return new HwQueue.Call(index, what, hctxReplies, interrupts);
+  /** A call into a block device on this CPU's behalf; its interrupts come back here. */
+  BlockDevice.Call call(CpuTime what) {
+    return new BlockDevice.Call(index, what, blockReplies, interrupts, blockReplies);
   }
 
   /**
    * __blkdev_direct_IO_async's set-up of the request's bio: its range, its owner, its polling.
    *
-   * @return the hardware queue it goes to, which the request remembers as its cookie
+   * @param cpu the CPU that submits it
+   * @return where {@code submit_bio} sends it on that CPU
    */
-  static int setUpBio(blksim.queues.bio.Bio bio, IoKiocb req, CpuConfig cfg) {
+  static SimRef<BlockDevice.Command> setUpBio(
+      blksim.queues.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu) {
     bio.setRange(req.sqe().off() >> 9, req.sqe().len());
-    bio.setBioPrivate(req);
+    bio.setOwner(req);
     if (cfg.iopoll()) {
       bio.setPolled();
     }
     req.setKiocbPrivate(bio);
-    int hctx = cfg.hctxOf((int) (req.sqe().userData() & 0xffffffffL));
-    req.setCookie(hctx);
-    return hctx;
+    return diskOf(req, cfg).submitTo(cpu, cfg.iopoll());
+  }
+
+  /** The disk of the file a request reads (t/io_uring keeps the file number in user_data). */
+  static blksim.actors.block.Disk diskOf(IoKiocb req, CpuConfig cfg) {
+    return cfg.disk((int) (req.sqe().userData() & 0xffffffffL));
   }
 
   /** The result a request completes with: its size, or the bio's error. */

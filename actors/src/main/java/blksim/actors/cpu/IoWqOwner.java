@@ -50,7 +50,6 @@ final class IoWqOwner {
     }
     for (IoKiocb req : reqs) {
       req.setKiocbPrivate(null);
-      req.setCookie(-1);
     }
     atWorker += reqs.size();
     out.send(c.worker, new IoWqWorker.Enqueue(t, List.copyOf(reqs), c.self));

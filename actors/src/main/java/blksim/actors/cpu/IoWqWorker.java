@@ -1,13 +1,13 @@
 package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.actors.hctx.HwQueue;
 import blksim.queues.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
@@ -33,7 +33,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** Everything an io-wq worker understands. */
   public sealed interface Command extends SimMessage
-      permits Enqueue, UringUnlocked, FromBioSet, FromHctx {}
+      permits Enqueue, UringUnlocked, FromBioSet, FromBlock {}
 
   /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
   public record Enqueue(long atPs, List<IoKiocb> reqs, SimRef<Cpu.Command> owner)
@@ -50,8 +50,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     }
   }
 
-  /** A hardware queue's answer, through the worker's adapter. */
-  public record FromHctx(HwQueue.Reply reply) implements Command {
+  /** A block device's answer, through the worker's adapter. */
+  public record FromBlock(BlockDevice.Reply reply) implements Command {
     @Override
     public long atPs() {
       return reply.atPs();
@@ -61,9 +61,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final int index;
   private final SimRef<Command> self;
   private final SimRef<BioSetCache.Reply> biosetReplies;
-  private final SimRef<HwQueue.Reply> hctxReplies;
+  private final SimRef<BlockDevice.Reply> blockReplies;
   private final SimRef<BioSetCache.Command> bioset;
-  private final List<SimRef<HwQueue.Command>> hctxs;
   private final CpuConfig cfg;
   private final Charger charger;
   private final IoWq wq = new IoWq();
@@ -84,16 +83,14 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       int index,
       SimRef<Command> self,
       SimRef<BioSetCache.Command> bioset,
-      List<SimRef<HwQueue.Command>> hctxs,
       CpuConfig cfg,
       PathCosts costs) {
     super(self.name(), Command.class);
     this.index = index;
     this.self = self;
     this.biosetReplies = self.adapt(FromBioSet::new);
-    this.hctxReplies = self.adapt(FromHctx::new);
+    this.blockReplies = self.adapt(FromBlock::new);
     this.bioset = bioset;
-    this.hctxs = List.copyOf(hctxs);
     this.cfg = cfg;
     this.charger = new Charger(costs);
     // The mutex word and the IOPOLL list's tail, both last written by the submitter's CPU.
@@ -105,7 +102,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     return Handlers.<Command>builder()
         .on(Enqueue.class, this::onEnqueue)
         .on(FromBioSet.class, this::onBioSetReply)
-        .on(FromHctx.class, this::onHctxReply)
+        .on(FromBlock.class, this::onBlockReply)
         .on(UringUnlocked.class, this::onUringUnlocked)
         .build();
   }
@@ -118,8 +115,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     }
   }
 
-  private void onHctxReply(FromHctx m, Outbox out) {
-    if (!(m.reply() instanceof HwQueue.BiosQueued q)) {
+  private void onBlockReply(FromBlock m, Outbox out) {
+    if (!(m.reply() instanceof BlockDevice.Submitted q)) {
       throw new InvariantBroken(name() + ": the io-wq worker neither polls nor takes interrupts");
     }
     onBiosQueued(q, out);
@@ -148,15 +145,17 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
     Bio bio = m.bios().get(0);
-    int hctx = CpuCore.setUpBio(bio, current, cfg);
+    SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, index);
     long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
     out.send(
-        hctxs.get(hctx),
-        new HwQueue.SubmitBios(
-            t, new HwQueue.Call(index, CpuTime.SUBMIT, hctxReplies, null), List.of(bio)));
+        to,
+        new BlockDevice.SubmitBio(
+            t,
+            new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, null, null),
+            List.of(bio)));
   }
 
-  private void onBiosQueued(HwQueue.BiosQueued m, Outbox out) {
+  private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     if (!m.ended().isEmpty()) {
       throw new InvariantBroken(name() + ": a polled request completed at queue_rq");
     }

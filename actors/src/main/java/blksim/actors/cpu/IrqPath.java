@@ -1,8 +1,9 @@
 package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.Outbox;
-import blksim.actors.hctx.HwQueue;
+import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.Request;
@@ -34,6 +35,9 @@ final class IrqPath {
     this.thread = thread;
   }
 
+  /** A hardware queue of a device: its timers end together. */
+  private record Queue(SimRef<NullBlkDevice.Command> device, int hctx) {}
+
   /** A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, then the timers. */
   long start(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
     t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
@@ -42,9 +46,9 @@ final class IrqPath {
 
   /** More expired timers, in the interrupt that runs. */
   long more(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
-    Map<Integer, List<NullBlkDevice.TimerFired>> byHctx = new LinkedHashMap<>();
+    Map<Queue, List<NullBlkDevice.TimerFired>> byHctx = new LinkedHashMap<>();
     for (NullBlkDevice.TimerFired f : fired) {
-      byHctx.computeIfAbsent(f.hctx(), h -> new ArrayList<>()).add(f);
+      byHctx.computeIfAbsent(new Queue(f.device(), f.hctx()), h -> new ArrayList<>()).add(f);
     }
     groups.addAll(byHctx.values());
     return next(t, out);
@@ -62,15 +66,15 @@ final class IrqPath {
     NullBlkDevice.TimerFired first = g.get(0);
     out.send(
         first.device(),
-        new NullBlkDevice.TimersExpired(t, c.call(CpuTime.IRQ).exec(), first.hctxIndex(), rqs));
+        new NullBlkDevice.TimersExpired(t, c.call(CpuTime.IRQ).exec(), first.hctx(), rqs));
     return -1;
   }
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
-  long onIrqEnded(HwQueue.IrqEnded m, Outbox out) {
+  long onIrqEnded(BlockDevice.IrqEnded m, Outbox out) {
     groups.pollFirst();
     for (Bio bio : m.ended()) {
-      c.ring.completeRw((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
+      c.ring.completeRw((IoKiocb) bio.owner(), CpuCore.res(bio));
     }
     long t = m.atPs() + c.charge(CpuTime.IRQ, CpuPaths.IRQ_END_PATH, m.ended().size());
     if (thread.wakeIfSleeping()) {

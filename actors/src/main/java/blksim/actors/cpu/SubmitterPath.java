@@ -1,10 +1,10 @@
 package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.actors.hctx.HwQueue;
 import blksim.queues.bio.Bio;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
@@ -50,17 +50,17 @@ final class SubmitterPath {
     this.iowq = new IoWqOwner(c);
   }
 
-  /** The requests of one batch that go to one hardware queue. */
-  private record Group(int hctx, List<IoKiocb> reqs, List<Bio> bios) {}
+  /** The requests of one batch that go to one device (one hardware queue of it, for blk-mq). */
+  private record Group(SimRef<BlockDevice.Command> to, List<IoKiocb> reqs, List<Bio> bios) {}
 
   /** Handles a reply to the thread's chain of calls. */
   void handle(SimMessage m, Outbox out) {
     inFlight = false;
     if (m instanceof BioSetCache.Allocated b) {
       onBiosAllocated(b, out);
-    } else if (m instanceof HwQueue.BiosQueued q) {
+    } else if (m instanceof BlockDevice.Submitted q) {
       onBiosQueued(q, out);
-    } else if (m instanceof HwQueue.Polled p) {
+    } else if (m instanceof BlockDevice.Polled p) {
       onPolled(p, out);
     } else if (m instanceof BioSetCache.Put p) {
       onBiosPut(p.atPs(), out);
@@ -126,13 +126,12 @@ final class SubmitterPath {
    */
   private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
     List<Bio> bios = m.bios();
-    Map<Integer, Group> byHctx = new LinkedHashMap<>();
+    Map<SimRef<BlockDevice.Command>, Group> byHctx = new LinkedHashMap<>();
     for (int i = 0; i < bios.size(); i++) {
       Bio bio = bios.get(i);
       IoKiocb req = submitting.get(i);
-      int hctx = CpuCore.setUpBio(bio, req, c.cfg);
-      Group g =
-          byHctx.computeIfAbsent(hctx, h -> new Group(h, new ArrayList<>(), new ArrayList<>()));
+      SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, req, c.cfg, c.index);
+      Group g = byHctx.computeIfAbsent(to, h -> new Group(h, new ArrayList<>(), new ArrayList<>()));
       g.reqs().add(req);
       g.bios().add(bio);
     }
@@ -151,14 +150,14 @@ final class SubmitterPath {
       afterSubmit(t, out);
       return;
     }
-    send(c.hctxs.get(g.hctx()), new HwQueue.SubmitBios(t, c.call(CpuTime.SUBMIT), g.bios()), out);
+    send(g.to(), new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios()), out);
   }
 
-  private void onBiosQueued(HwQueue.BiosQueued m, Outbox out) {
+  private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     Group g = groups.pollFirst();
     List<IoKiocb> punted = m.wouldBlock().isEmpty() ? List.of() : new ArrayList<>();
     for (IoKiocb req : g.reqs()) {
-      if (((Bio) req.kiocbPrivate()).status() == -HwQueue.BLK_STS_AGAIN_ERRNO) {
+      if (req.kiocbPrivate().status() == -BlockDevice.BLK_STS_AGAIN_ERRNO) {
         punted.add(req);
       } else if (c.cfg.iopoll()) {
         c.ring.iopollReqIssued(req);
@@ -167,7 +166,7 @@ final class SubmitterPath {
     long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work, then bio_put.
     for (Bio bio : m.ended()) {
-      c.ring.completeRw((IoKiocb) bio.bioPrivate(), CpuCore.res(bio));
+      c.ring.completeRw((IoKiocb) bio.owner(), CpuCore.res(bio));
     }
     t += c.charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, m.ended().size());
     List<Bio> put = m.ended();
@@ -260,11 +259,15 @@ final class SubmitterPath {
       afterPut(t + c.charge(CpuTime.POLL, KernelFn.IO_DO_IOPOLL, 1), out);
       return;
     }
-    send(c.hctxs.get(head.cookie()), new HwQueue.Poll(t, c.call(CpuTime.POLL)), out);
+    Bio bio = head.kiocbPrivate();
+    send(
+        CpuCore.diskOf(head, c.cfg).pollTo(bio.cookie()),
+        new BlockDevice.PollBio(t, c.call(CpuTime.POLL), bio),
+        out);
   }
 
   /** bio_endio of each bio found: blkdev_bio_end_io_async, ki_complete, then bio_put. */
-  private void onPolled(HwQueue.Polled m, Outbox out) {
+  private void onPolled(BlockDevice.Polled m, Outbox out) {
     List<Bio> ended = m.ended();
     if (ended.isEmpty()) {
       if (++emptyPolls >= MAX_EMPTY_POLLS) {
@@ -277,7 +280,7 @@ final class SubmitterPath {
     emptyPolls = 0;
     Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
     for (Bio bio : ended) {
-      IoKiocb req = (IoKiocb) bio.bioPrivate();
+      IoKiocb req = (IoKiocb) bio.owner();
       if (req.owner() == c.index) {
         c.ring.completeRwIopoll(req, CpuCore.res(bio));
       } else {

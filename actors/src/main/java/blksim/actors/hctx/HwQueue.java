@@ -1,5 +1,7 @@
 package blksim.actors.hctx;
 
+import blksim.actors.block.BlockDevice;
+import blksim.actors.block.BlockDevice.Call;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
@@ -16,7 +18,6 @@ import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
-import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
@@ -33,47 +34,15 @@ import java.util.Map;
 public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   /** Everything a hardware queue understands. */
-  public sealed interface Command extends SimMessage permits SubmitBios, Poll, FromDriver {}
+  public sealed interface Command extends SimMessage permits FromUpper, FromDriver {}
 
-  /** What a hardware queue answers; a caller receives it through an adapter of its own protocol. */
-  public sealed interface Reply extends SimMessage permits BiosQueued, Polled, IrqEnded {}
-
-  /**
-   * The hardware queue took the bios and the driver queued {@code count} requests; {@code ended}
-   * are the bios of requests the driver completed at once (interrupt-driven queues with irqmode 0
-   * or 1), {@code wouldBlock} those that found no tag and ended with {@code BLK_STS_AGAIN}.
-   */
-  public record BiosQueued(long atPs, int count, List<Bio> ended, List<Bio> wouldBlock)
-      implements Reply {}
-
-  /** A poll of the queue returned; {@code ended} are the bios of the requests it ended. */
-  public record Polled(long atPs, List<Bio> ended) implements Reply {}
-
-  /** The queue ended the requests of expired timers; these are their bios. */
-  public record IrqEnded(long atPs, List<Bio> ended) implements Reply {}
-
-  /**
-   * Who called: the CPU whose execution this is, and where the call returns.
-   *
-   * @param cpu the calling CPU's number
-   * @param what what the calling CPU is doing, for its time split
-   * @param interrupts where the driver raises the interrupts of what it queues on this CPU (its
-   *     hrtimers), or null for a caller that only polls
-   */
-  public record Call(
-      int cpu, CpuTime what, SimRef<Reply> replyTo, SimRef<NullBlkDevice.Interrupt> interrupts) {
-
-    /** The call as the driver sees it: whose execution, and where its interrupts go. */
-    public NullBlkDevice.Exec exec() {
-      return new NullBlkDevice.Exec(cpu, what, interrupts);
+  /** A block-device command from a submitter, through this queue's adapter. */
+  public record FromUpper(BlockDevice.Command command) implements Command {
+    @Override
+    public long atPs() {
+      return command.atPs();
     }
   }
-
-  /** {@code submit_bio} of each bio, under one plug. */
-  public record SubmitBios(long atPs, Call call, List<Bio> bios) implements Command {}
-
-  /** {@code bio_poll} of this queue on behalf of {@code call}. */
-  public record Poll(long atPs, Call call) implements Command {}
 
   /** The driver's answer, through this queue's adapter. */
   public record FromDriver(NullBlkDevice.Reply reply) implements Command {
@@ -93,6 +62,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   /** The last call of each CPU, by CPU number: where the driver's answers for it go. */
   private final Map<Integer, Call> callers = new HashMap<>();
+
+  /** Where the ends of each CPU's interrupts go: that CPU's interrupt path, by CPU number. */
+  private final Map<Integer, SimRef<BlockDevice.Reply>> irqEnds = new HashMap<>();
 
   private boolean leakOneTag;
 
@@ -114,13 +86,20 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
-        .on(SubmitBios.class, this::onSubmitBios)
-        .on(Poll.class, this::onPoll)
+        .on(FromUpper.class, this::onUpper)
         .on(FromDriver.class, this::onDriverReply)
         .build();
   }
 
-  private void onSubmitBios(SubmitBios m, Outbox out) {
+  private void onUpper(FromUpper m, Outbox out) {
+    if (m.command() instanceof BlockDevice.SubmitBio s) {
+      onSubmitBios(s, out);
+    } else {
+      onPoll((BlockDevice.PollBio) m.command(), out);
+    }
+  }
+
+  private void onSubmitBios(BlockDevice.SubmitBio m, Outbox out) {
     int cpu = m.call().cpu();
     Plug plug = new Plug();
     int remote = 0;
@@ -131,10 +110,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       Request rq = a.rq();
       if (rq == null) {
         // blk_mq_get_new_requests under REQ_NOWAIT: bio_wouldblock_error, BLK_STS_AGAIN.
-        bio.setStatus(-BLK_STS_AGAIN_ERRNO);
+        bio.setStatus(-BlockDevice.BLK_STS_AGAIN_ERRNO);
         wouldBlock.add(bio);
         continue;
       }
+      bio.setCookie(hctx.index());
       remote += a.tagWordRemote() ? 1 : 0;
       remoteRqs += a.requestRemote() ? 1 : 0;
       plug.add(rq);
@@ -147,7 +127,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
             + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
             + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
     if (queued == 0) {
-      out.send(m.call().replyTo(), new BiosQueued(t, 0, List.of(), wouldBlock));
+      out.send(m.call().replyTo(), new BlockDevice.Submitted(t, 0, List.of(), wouldBlock));
       return;
     }
     if (!wouldBlock.isEmpty()) {
@@ -161,13 +141,21 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       }
     }
     t += charge(m.call(), KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
-    callers.put(cpu, m.call());
+    remember(m.call());
     out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, m.call().exec()));
   }
 
-  private void onPoll(Poll m, Outbox out) {
-    callers.put(m.call().cpu(), m.call());
+  /** blk_mq_poll of this queue: whichever bio's cookie named it, the queue is what is polled. */
+  private void onPoll(BlockDevice.PollBio m, Outbox out) {
+    remember(m.call());
     out.send(driver, new NullBlkDevice.PollQueue(m.atPs(), hctx.index(), m.call().exec()));
+  }
+
+  private void remember(Call call) {
+    callers.put(call.cpu(), call);
+    if (call.irqEnds() != null) {
+      irqEnds.put(call.cpu(), call.irqEnds());
+    }
   }
 
   /**
@@ -181,7 +169,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       throw new InvariantBroken(
           name() + ": the driver answered cpu" + e.cpu() + ", who never called");
     }
-    Call call = new Call(e.cpu(), e.what(), c.replyTo(), e.interrupts());
+    Call call = new Call(e.cpu(), e.what(), c.replyTo(), e.interrupts(), c.irqEnds());
     if (m.reply() instanceof NullBlkDevice.Queued q) {
       onRqsQueued(q, call, out);
     } else if (m.reply() instanceof NullBlkDevice.PolledRqs p) {
@@ -212,7 +200,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     t += charge(call, END_PATH, m.completed().size()) + remoteFreeCost(call);
     List<Bio> failed = wouldBlock.remove(cpu);
     out.send(
-        call.replyTo(), new BiosQueued(t, m.count(), ended, failed == null ? List.of() : failed));
+        call.replyTo(),
+        new BlockDevice.Submitted(t, m.count(), ended, failed == null ? List.of() : failed));
   }
 
   /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */
@@ -220,13 +209,15 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     int cpu = call.cpu();
     List<Bio> ended = endRequests(cpu, m.rqs(), m.atPs());
     long t = m.atPs() + charge(call, END_PATH, m.rqs().size()) + remoteFreeCost(call);
-    out.send(call.replyTo(), new Polled(t, ended));
+    out.send(call.replyTo(), new BlockDevice.Polled(t, ended));
   }
 
   private void onEndRequests(NullBlkDevice.TimersEnded m, Call call, Outbox out) {
     List<Bio> ended = endRequests(call.cpu(), m.rqs(), m.atPs());
     long t = m.atPs() + charge(call, END_PATH, m.rqs().size()) + remoteFreeCost(call);
-    out.send(call.replyTo(), new IrqEnded(t, ended));
+    // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
+    // them.
+    out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
   }
 
   /** Tag words whose lines the last endRequests pulled from other CPUs. */
@@ -272,9 +263,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     KernelFn.BLK_MQ_GET_TAG_FAILED,
     KernelFn.BIO_WOULDBLOCK_ERROR
   };
-
-  /** EAGAIN, what {@code blk_status_to_errno(BLK_STS_AGAIN)} gives. */
-  public static final int BLK_STS_AGAIN_ERRNO = 11;
 
   /** blk_mq_end_request of one request. */
   private static final KernelFn[] END_PATH = {

@@ -33,10 +33,9 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   /**
    * A null_blk hrtimer armed on a CPU (irqmode=2) expired: a hard interrupt there.
    *
-   * @param hctx this request's hardware queue in the flat list of every device's queues
-   * @param hctxIndex its index within its device
+   * @param hctx the index of this request's hardware queue in its device
    */
-  public record TimerFired(long atPs, SimRef<Command> device, int hctx, int hctxIndex, Request rq)
+  public record TimerFired(long atPs, SimRef<Command> device, int hctx, Request rq)
       implements Interrupt {}
 
   /**
@@ -90,24 +89,16 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   /**
    * @param hctxRefs where each of this device's hardware queues takes the driver's answers, by
    *     index
-   * @param flatOffset index of hardware queue 0 in the flat list of every device's queues
    */
   public NullBlkDevice(
-      NullBlk nullb,
-      SimRef<Command> self,
-      List<SimRef<Reply>> hctxRefs,
-      int flatOffset,
-      PathCosts costs) {
+      NullBlk nullb, SimRef<Command> self, List<SimRef<Reply>> hctxRefs, PathCosts costs) {
     super(nullb.diskName(), Command.class);
     this.nullb = nullb;
     this.self = self;
     this.hctxRefs = List.copyOf(hctxRefs);
-    this.flatOffset = flatOffset;
     this.charger = new Charger(costs);
     this.lockLine = new CostStep(Contention.LINE_POLL_LOCK, costs.lineTransferPs());
   }
-
-  private final int flatOffset;
 
   @Override
   protected Handlers<Command> createHandlers() {
@@ -129,8 +120,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     for (NullBlk.Timer timer : b.timers()) {
       // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
       out.send(
-          m.exec().interrupts(),
-          new TimerFired(timer.firesAtPs(), self, flatOffset + m.hctx(), m.hctx(), timer.rq()));
+          m.exec().interrupts(), new TimerFired(timer.firesAtPs(), self, m.hctx(), timer.rq()));
     }
     long t =
         m.atPs()

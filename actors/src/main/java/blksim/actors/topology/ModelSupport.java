@@ -1,5 +1,6 @@
 package blksim.actors.topology;
 
+import blksim.actors.block.Disk;
 import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
@@ -13,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 final class ModelSupport {
   private ModelSupport() {}
 
-  private static final Pattern NULLB = Pattern.compile("/dev/nullb(\\d+)");
+  /** A null_blk disk's name: nullb and its index, as null_add_dev gives it. */
+  private static final Pattern NULLB = Pattern.compile("/dev/nullb(0|[1-9][0-9]{0,9})");
 
   /** The largest block size sent as one bio (below null_blk's default max_sectors of 255). */
   static final int MAX_BLOCK_SIZE = 65536;
@@ -62,9 +63,8 @@ final class ModelSupport {
     unsupported(
         u.blockSize() > MAX_BLOCK_SIZE,
         "-b " + u.blockSize() + ": bios larger than " + MAX_BLOCK_SIZE + " bytes (splitting)");
-    List<Integer> fileDevices = new ArrayList<>();
     for (String f : u.files()) {
-      fileDevices.add(device(f, n.nrDevices()));
+      device(f, n.nrDevices());
     }
     List<List<Integer>> files;
     try {
@@ -106,7 +106,7 @@ final class ModelSupport {
             n.nrDevices(),
             n.noSched(),
             n.homeNode());
-    return new Placement(cpuOf, files, fileDevices, clamped);
+    return new Placement(cpuOf, files, clamped);
   }
 
   /**
@@ -119,11 +119,12 @@ final class ModelSupport {
   static List<Integer> workerCpus(BlksimSettings s, Placement plan, List<CpuConfig> cfgs) {
     IoUringSettings u = s.ioUring();
     int tags = plan.nullBlk().hwQueueDepth();
-    Map<Integer, Integer> load = new TreeMap<>();
-    for (CpuConfig cfg : cfgs) {
-      Set<Integer> used = new TreeSet<>();
-      for (int f = 0; f < cfg.fileDevices().size(); f++) {
-        used.add(cfg.hctxOf(f));
+    Map<String, Integer> load = new TreeMap<>();
+    for (int t = 0; t < cfgs.size(); t++) {
+      CpuConfig cfg = cfgs.get(t);
+      Set<String> used = new TreeSet<>();
+      for (Disk disk : cfg.files()) {
+        used.addAll(disk.hwQueues(plan.submitterCpus().get(t), cfg.iopoll()));
       }
       used.forEach(h -> load.merge(h, u.depth(), Integer::sum));
     }
@@ -159,18 +160,14 @@ final class ModelSupport {
    *
    * @param submitterCpus the CPU of each thread
    * @param submitterFiles each thread's files, as indices into the command line's files
-   * @param fileDevices the null_blk device of each file of the command line
    * @param nullBlk null_blk's parameters as the module applies them
    */
   record Placement(
-      List<Integer> submitterCpus,
-      List<List<Integer>> submitterFiles,
-      List<Integer> fileDevices,
-      NullBlkSettings nullBlk) {}
+      List<Integer> submitterCpus, List<List<Integer>> submitterFiles, NullBlkSettings nullBlk) {}
 
-  private static int device(String file, int nrDevices) {
-    Matcher m = NULLB.matcher(file);
-    if (!m.matches() || Long.parseLong(m.group(1)) >= nrDevices) {
+  /** Checks that {@code file} names a device of the run. */
+  private static void device(String file, int nrDevices) {
+    if (!(NULLB.matcher(file).matches() && Long.parseLong(file.substring(10)) < nrDevices)) {
       throw new ConfigError(
           file
               + ": no such device: blksim models /dev/nullb0"
@@ -179,7 +176,6 @@ final class ModelSupport {
               + nrDevices
               + ")");
     }
-    return Integer.parseInt(m.group(1));
   }
 
   private static void unsupported(boolean when, String what) {

@@ -1,6 +1,7 @@
 package blksim.actors.topology;
 
 import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.Disk;
 import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.CpuConfig;
 import blksim.actors.cpu.IoWqWorker;
@@ -17,9 +18,7 @@ import blksim.config.NullBlkSettings;
 import blksim.config.Patch;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.bio.BioSet;
-import blksim.queues.blkmq.HctxType;
 import blksim.queues.blkmq.HwCtx;
-import blksim.queues.blkmq.QueueMap;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
@@ -79,22 +78,22 @@ public final class Topology {
       deviceRefs.add(registry.reserve(nullb.diskName()));
     }
 
+    Map<String, Disk> disks = new TreeMap<>();
     for (int d = 0; d < nullbs.size(); d++) {
       NullBlk nullb = nullbs.get(d);
       int offset = d * nullb.nrHwQueues();
+      List<SimRef<HwQueue.Command>> queueRefs =
+          hctxRefs.subList(offset, offset + nullb.nrHwQueues());
       NullBlkDevice device =
           new NullBlkDevice(
               nullb,
               deviceRefs.get(d),
-              hctxRefs.subList(offset, offset + nullb.nrHwQueues()).stream()
-                  .map(r -> r.adapt(HwQueue.FromDriver::new))
-                  .toList(),
-              offset,
+              queueRefs.stream().map(r -> r.adapt(HwQueue.FromDriver::new)).toList(),
               costs);
       devices.add(device);
       registry.bind(deviceRefs.get(d), device);
       for (int h = 0; h < nullb.nrHwQueues(); h++) {
-        SimRef<HwQueue.Command> ref = hctxRefs.get(d * nullb.nrHwQueues() + h);
+        SimRef<HwQueue.Command> ref = queueRefs.get(h);
         HwCtx ctx =
             new HwCtx(
                 h,
@@ -106,6 +105,13 @@ public final class Topology {
         hctxs.add(q);
         registry.bind(ref, q);
       }
+      disks.put(
+          "/dev/" + nullb.diskName(),
+          Disk.blkMq(
+              nullb.diskName(),
+              nullb.sizeBytes(),
+              nullb.queueMap(),
+              queueRefs.stream().map(r -> r.adapt(HwQueue.FromUpper::new)).toList()));
     }
     bioset =
         new BioSetCache(
@@ -115,14 +121,13 @@ public final class Topology {
             costs,
             s.books().breakOnPurpose());
     registry.bind(biosetRef, bioset);
-    QueueMap map = nullbs.get(0).queueMap();
     List<CpuConfig> cfgs = new ArrayList<>();
     for (int t = 0; t < u.threads(); t++) {
-      List<Integer> fileDevices = new ArrayList<>();
+      List<Disk> files = new ArrayList<>();
       for (int f : plan.submitterFiles().get(t)) {
-        fileDevices.add(plan.fileDevices().get(f));
+        files.add(disks.get(u.files().get(f)));
       }
-      cfgs.add(cpuConfig(s, map, t, plan.submitterCpus().get(t), fileDevices));
+      cfgs.add(cpuConfig(s, t, files));
     }
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
     List<SimRef<IoWqWorker.Command>> workerRefs = new ArrayList<>();
@@ -132,9 +137,9 @@ public final class Topology {
     for (int t = 0; t < u.threads(); t++) {
       int cpuId = plan.submitterCpus().get(t);
       CpuConfig cfg = cfgs.get(t);
-      long[] sizes = new long[cfg.fileDevices().size()];
+      long[] sizes = new long[cfg.files().size()];
       for (int f = 0; f < sizes.length; f++) {
-        sizes[f] = nullbs.get(cfg.fileDevices().get(f)).sizeBytes();
+        sizes[f] = cfg.disk(f).sizeBytes();
       }
       SqRing sq = new SqRing(u.sqRingEntries());
       CqRing cq = new CqRing(u.cqRingEntries());
@@ -162,7 +167,6 @@ public final class Topology {
                   cpuRefs.get(t),
                   biosetRef,
                   mainRef.adapt(MainThread.FromCpu::new),
-                  hctxRefs,
                   cpuById,
                   workerRef),
               sub,
@@ -174,14 +178,7 @@ public final class Topology {
       registry.initial(cpuRefs.get(t), new Cpu.Start(0));
       if (workerRef != null) {
         int w = workerCpus.get(t);
-        IoWqWorker worker =
-            new IoWqWorker(
-                w,
-                workerRef,
-                biosetRef,
-                hctxRefs,
-                cpuConfig(s, map, t, w, cfg.fileDevices()),
-                costs);
+        IoWqWorker worker = new IoWqWorker(w, workerRef, biosetRef, cfg, costs);
         workers.add(worker);
         registry.bind(workerRef, worker);
       }
@@ -197,19 +194,15 @@ public final class Topology {
     registry.initial(mainRef, new MainThread.Start(0));
   }
 
-  /** What thread {@code t}'s path needs to know, as run on CPU {@code cpuId}. */
-  private static CpuConfig cpuConfig(
-      BlksimSettings s, QueueMap map, int t, int cpuId, List<Integer> fileDevices) {
+  /** What thread {@code t}'s path needs to know: its files' disks among them. */
+  private static CpuConfig cpuConfig(BlksimSettings s, int t, List<Disk> files) {
     IoUringSettings u = s.ioUring();
     return new CpuConfig(
         t,
         u.polled(),
         u.fixedBuffers() ? 0 : (u.blockSize() + 4095) / 4096,
-        map.mapQueue(cpuId, HctxType.POLL),
-        map.mapQueue(cpuId, HctxType.READ),
         u.oDirect(),
-        fileDevices,
-        map.nrHwQueues(),
+        files,
         u.polled() || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST));
   }
 

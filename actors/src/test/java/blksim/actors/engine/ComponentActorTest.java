@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import akka.actor.testkit.typed.javadsl.BehaviorTestKit;
 import akka.actor.testkit.typed.javadsl.TestInbox;
+import blksim.actors.block.BlockDevice;
 import blksim.actors.cpu.Cpu;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
@@ -26,8 +27,9 @@ class ComponentActorTest {
   private final SimRef<HwQueue.Command> hctxRef = new SimRef<>(2, "nullb0-hctx1");
   private final SimRef<NullBlkDevice.Command> deviceRef = new SimRef<>(3, "nullb0");
   private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
-  private final SimRef<HwQueue.Reply> cpuReplies = cpuRef.adapt(Cpu.FromHctx::new);
-  private final HwQueue.Call call = new HwQueue.Call(0, CpuTime.POLL, cpuReplies, null);
+  private final SimRef<BlockDevice.Reply> cpuReplies = cpuRef.adapt(Cpu.FromBlock::new);
+  private final BlockDevice.Call call =
+      new BlockDevice.Call(0, CpuTime.POLL, cpuReplies, null, null);
 
   private HwQueue hwQueue() {
     return new HwQueue(
@@ -39,7 +41,7 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    kit.run(new HwQueue.Poll(1_000, call));
+    kit.run(new HwQueue.FromUpper(new BlockDevice.PollBio(1_000, call, null)));
     // blk_mq_poll's cost is part of io_do_iopoll, charged by the CPU
     clock.expectMessage(
         new Clock.Processed(
@@ -51,7 +53,10 @@ class ComponentActorTest {
     TestInbox<Clock.Command> clock = TestInbox.create();
     BehaviorTestKit<HwQueue.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    kit.run(new HwQueue.Poll(1_000, call)); // the CPU called: the queue knows where it returns
+    kit.run(
+        new HwQueue.FromUpper(
+            new BlockDevice.PollBio(
+                1_000, call, null))); // the CPU called: the queue knows where it returns
     clock.receiveMessage();
     kit.run(
         new HwQueue.FromDriver(new NullBlkDevice.Queued(5_000, call.exec(), 32, List.of(), false)));
@@ -60,7 +65,8 @@ class ComponentActorTest {
             List.of(
                 new Sent(
                     cpuRef.id(),
-                    new Cpu.FromHctx(new HwQueue.BiosQueued(5_000, 32, List.of(), List.of()))))));
+                    new Cpu.FromBlock(
+                        new BlockDevice.Submitted(5_000, 32, List.of(), List.of()))))));
   }
 
   @Test
@@ -73,7 +79,7 @@ class ComponentActorTest {
     var rq = other.allocRequest(0, null, 0);
     other.dispatched(rq);
     rq.markComplete();
-    kit.run(new HwQueue.Poll(0, call));
+    kit.run(new HwQueue.FromUpper(new BlockDevice.PollBio(0, call, null)));
     clock.receiveMessage();
     kit.run(new HwQueue.FromDriver(new NullBlkDevice.PolledRqs(0, call.exec(), List.of(rq))));
     Clock.Command c = clock.receiveMessage();
@@ -87,6 +93,6 @@ class ComponentActorTest {
     out.reset(100);
     assertThrows(
         IllegalStateException.class,
-        () -> out.send(cpuReplies, new HwQueue.BiosQueued(99, 1, List.of(), List.of())));
+        () -> out.send(cpuReplies, new BlockDevice.Submitted(99, 1, List.of(), List.of())));
   }
 }

@@ -8,6 +8,9 @@ public final class Bio {
   /** {@code REQ_OP_READ}. */
   public static final int REQ_OP_READ = 0;
 
+  /** {@code BLK_QC_T_NONE}: nothing to poll. */
+  public static final int BLK_QC_T_NONE = -1;
+
   private final int id;
   private final BioSet pool;
   private boolean inUse;
@@ -16,7 +19,8 @@ public final class Bio {
   private long sector;
   private int sizeBytes;
   private int status;
-  private Object bioPrivate;
+  private BioOwner owner;
+  private int cookie = BLK_QC_T_NONE;
 
   Bio(int id, BioSet pool) {
     this.id = id;
@@ -31,13 +35,14 @@ public final class Bio {
     this.sector = 0;
     this.sizeBytes = 0;
     this.status = 0;
-    this.bioPrivate = null;
+    this.owner = null;
+    this.cookie = BLK_QC_T_NONE;
   }
 
   /** {@code bio_uninit} on the way back to the cache or slab. */
   void uninit() {
     this.inUse = false;
-    this.bioPrivate = null;
+    this.owner = null;
   }
 
   public int id() {
@@ -98,12 +103,24 @@ public final class Bio {
     this.status = status;
   }
 
-  /** {@code bi_private}: for raw block device I/O, the io_uring request. */
-  public Object bioPrivate() {
-    return bioPrivate;
+  /** {@code bi_private}: the io_uring request of raw block device I/O, a clone's dm_io. */
+  public BioOwner owner() {
+    return owner;
   }
 
-  public void setBioPrivate(Object p) {
-    this.bioPrivate = p;
+  public void setOwner(BioOwner owner) {
+    this.owner = owner;
+  }
+
+  /**
+   * {@code bi_cookie}: what {@code bio_poll} polls, set by the device at submission (a blk-mq
+   * hardware queue's number), or {@link #BLK_QC_T_NONE}.
+   */
+  public int cookie() {
+    return cookie;
+  }
+
+  public void setCookie(int cookie) {
+    this.cookie = cookie;
   }
 }

@@ -1,10 +1,13 @@
 package blksim.queues.uring;
 
+import blksim.queues.bio.Bio;
+import blksim.queues.bio.BioOwner;
+
 /**
  * Models {@code struct io_kiocb}: one io_uring request in the kernel, from io_submit_sqes until its
  * CQE is posted. Objects are recycled through the ring's request cache.
  */
-public final class IoKiocb {
+public final class IoKiocb implements BioOwner {
   /** Lifecycle of a request, checked by the books. */
   public enum State {
     FREE,
@@ -17,8 +20,7 @@ public final class IoKiocb {
   private State state = State.FREE;
   private Sqe sqe;
   private int res;
-  private int cookie = -1;
-  private Object kiocbPrivate;
+  private Bio kiocbPrivate;
   private boolean completedElsewhere;
 
   IoKiocb(int id, int owner) {
@@ -35,7 +37,6 @@ public final class IoKiocb {
     this.sqe = sqe;
     this.state = State.IN_FLIGHT;
     this.res = 0;
-    this.cookie = -1;
     this.kiocbPrivate = null;
   }
 
@@ -77,21 +78,12 @@ public final class IoKiocb {
     return res;
   }
 
-  /** {@code kiocb->ki_cookie}/{@code bi_cookie}: the hardware queue to poll for this request. */
-  public int cookie() {
-    return cookie;
-  }
-
-  public void setCookie(int cookie) {
-    this.cookie = cookie;
-  }
-
-  /** {@code kiocb->private}: the bio that polling looks at. */
-  public Object kiocbPrivate() {
+  /** {@code kiocb->private}: the bio that polling looks at ({@code bio_poll} of its cookie). */
+  public Bio kiocbPrivate() {
     return kiocbPrivate;
   }
 
-  public void setKiocbPrivate(Object p) {
+  public void setKiocbPrivate(Bio p) {
     this.kiocbPrivate = p;
   }
 }

@@ -1,0 +1,79 @@
+package blksim.actors.block;
+
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import blksim.actors.nullblk.NullBlkDevice;
+import blksim.queues.bio.Bio;
+import blksim.queues.cost.CpuTime;
+import java.util.List;
+
+/**
+ * The block-device protocol: what a submitter sends a block device, whichever kind it is, and what
+ * the device answers. A blk-mq device takes it on each hardware queue ({@code submit_bio} → {@code
+ * blk_mq_submit_bio}, {@code bio_poll} → {@code blk_mq_poll} by the bio's cookie); a bio-based
+ * device takes it on its disk ({@code dm_submit_bio}, {@code dm_poll_bio}). A component that
+ * implements it receives these commands through an adapter of its own protocol; callers receive the
+ * replies through an adapter of theirs.
+ */
+public final class BlockDevice {
+  private BlockDevice() {}
+
+  /** What a block device takes. */
+  public sealed interface Command extends SimMessage permits SubmitBio, PollBio {}
+
+  /** What a block device answers. */
+  public sealed interface Reply extends SimMessage permits Submitted, Polled, IrqEnded {}
+
+  /**
+   * Who called: the CPU whose execution this is, where the call returns, and where the device's
+   * interrupts for it go.
+   *
+   * @param cpu the calling CPU's number
+   * @param what what the calling CPU is doing, for its time split
+   * @param replyTo where the answer to this call goes
+   * @param interrupts where the driver raises the interrupts of what it queues on this CPU (its
+   *     hrtimers), or null for a caller that takes none
+   * @param irqEnds where the requests those interrupts end are answered: the interrupt path of that
+   *     CPU, whoever stacked in between made the call; null with {@code interrupts}
+   */
+  public record Call(
+      int cpu,
+      CpuTime what,
+      SimRef<Reply> replyTo,
+      SimRef<NullBlkDevice.Interrupt> interrupts,
+      SimRef<Reply> irqEnds) {
+
+    /** The call as a driver sees it: whose execution, and where its interrupts go. */
+    public NullBlkDevice.Exec exec() {
+      return new NullBlkDevice.Exec(cpu, what, interrupts);
+    }
+
+    /** The same execution, answered at {@code to}: a stacked device calling the one below. */
+    public Call replyingTo(SimRef<Reply> to) {
+      return new Call(cpu, what, to, interrupts, irqEnds);
+    }
+  }
+
+  /** {@code submit_bio} of each bio, under one plug. */
+  public record SubmitBio(long atPs, Call call, List<Bio> bios) implements Command {}
+
+  /** {@code bio_poll} of {@code bio}, on behalf of {@code call}. */
+  public record PollBio(long atPs, Call call, Bio bio) implements Command {}
+
+  /**
+   * The device took the bios and queued {@code count} of them; {@code ended} are the bios it
+   * completed at once (interrupt-driven queues with irqmode 0 or 1), {@code wouldBlock} those that
+   * found no tag and ended with {@code BLK_STS_AGAIN}.
+   */
+  public record Submitted(long atPs, int count, List<Bio> ended, List<Bio> wouldBlock)
+      implements Reply {}
+
+  /** A poll returned; {@code ended} are the bios it ended. */
+  public record Polled(long atPs, List<Bio> ended) implements Reply {}
+
+  /** An interrupt ended the requests of expired timers; these are their bios. */
+  public record IrqEnded(long atPs, List<Bio> ended) implements Reply {}
+
+  /** EAGAIN, what {@code blk_status_to_errno(BLK_STS_AGAIN)} gives. */
+  public static final int BLK_STS_AGAIN_ERRNO = 11;
+}
