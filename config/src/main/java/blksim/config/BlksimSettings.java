@@ -7,12 +7,14 @@ import com.typesafe.config.ConfigFactory;
  * Every setting of a run, parsed once from HOCON into immutable records.
  *
  * <p>Defaults live in {@code reference.conf} of this module; {@link Scenario} layers a scenario
- * file, {@code --null-blk} parameters and {@code --set} overrides on top of them.
+ * file, {@code --null-blk} parameters, {@code --dm-table} tables and {@code --set} overrides on top
+ * of them.
  */
 public record BlksimSettings(
     RunSettings run,
     IoUringSettings ioUring,
     NullBlkSettings nullBlk,
+    DmSettings dm,
     BioSetSettings bioset,
     CpuSettings cpu,
     CpuProfile profile,
@@ -27,6 +29,7 @@ public record BlksimSettings(
         RunSettings.from(r),
         IoUringSettings.from(r),
         NullBlkSettings.from(r),
+        DmSettings.from(r),
         BioSetSettings.from(r),
         CpuSettings.from(r),
         CpuProfile.from(r, ConfigFactory.defaultReference()),

@@ -20,7 +20,18 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
   public static final Map<String, Set<Patch>> PRESETS =
       Map.of(
           "5.15", EnumSet.noneOf(Patch.class),
-          "5.16", EnumSet.of(Patch.BDEV_CACHE_IN_FILE, Patch.END_REQUEST_FAST_PATH));
+          "5.16", EnumSet.of(Patch.BDEV_CACHE_IN_FILE, Patch.END_REQUEST_FAST_PATH),
+          "5.18", EnumSet.of(Patch.BDEV_CACHE_IN_FILE, Patch.END_REQUEST_FAST_PATH),
+          "5.19",
+              EnumSet.of(
+                  Patch.BDEV_CACHE_IN_FILE,
+                  Patch.END_REQUEST_FAST_PATH,
+                  Patch.DM_CLONE_PERCPU_CACHE,
+                  Patch.DM_IO_BIOSET_PERCPU_CACHE,
+                  Patch.DM_PERCPU_CACHE_ONLY_IF_POLL));
+
+  /** Kernels without device-mapper bio polling ({@code dm_poll_bio} came in 5.18). */
+  private static final Set<String> NO_DM_POLL = Set.of("5.15", "5.16");
 
   public KernelSettings {
     patches = patches.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(patches));
@@ -28,6 +39,14 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
 
   public boolean has(Patch p) {
     return patches.contains(p);
+  }
+
+  /**
+   * Whether a bio-based DM disk can be polled ({@code dm_poll_bio}, "dm: support bio polling",
+   * 5.18): not on the 5.15 and 5.16 presets; the default path is that of 5.16-5.18 with it.
+   */
+  public boolean dmPoll() {
+    return !NO_DM_POLL.contains(preset);
   }
 
   static KernelSettings from(SettingsReader r) {

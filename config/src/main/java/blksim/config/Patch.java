@@ -34,7 +34,23 @@ public enum Patch {
    * that allocation takes over once it holds {@code ALLOC_CACHE_THRESHOLD}; the cache holds at most
    * {@code ALLOC_CACHE_MAX} (256) in all.
    */
-  BIO_CACHE_IRQ_LIST("bio-cache-irq-list");
+  BIO_CACHE_IRQ_LIST("bio-cache-irq-list"),
+  /**
+   * "block: allow BIOSET_PERCPU_CACHE use from bio_alloc_clone" (Mike Snitzer, seed 002 1/3, 5.19):
+   * {@code bio_alloc_clone} takes a REQ_POLLED bio's clone from the bio_set's per-CPU cache when it
+   * has one ({@code bio_alloc_percpu_cache}), and marks it to go back there.
+   */
+  DM_CLONE_PERCPU_CACHE("dm-clone-percpu-cache"),
+  /**
+   * "dm: enable BIOSET_PERCPU_CACHE for dm_io bioset" (seed 002 2/3): each DM device's {@code
+   * io_bs} is created with a per-CPU cache.
+   */
+  DM_IO_BIOSET_PERCPU_CACHE("dm-io-bioset-percpu-cache"),
+  /**
+   * "dm: conditionally enable BIOSET_PERCPU_CACHE for bio-based dm_io bioset" (seed 002 3/3): the
+   * cache of 2/3 only for a bio-based table that supports polling ({@code dm_table_supports_poll}).
+   */
+  DM_PERCPU_CACHE_ONLY_IF_POLL("dm-percpu-cache-only-if-poll");
 
   private final String key;
 

@@ -41,8 +41,11 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
   /**
    * Allocate {@code count} bios on {@code cpu}.
    *
-   * @param allocCache the kiocb's IOCB_ALLOC_CACHE
+   * @param allocCache whether the caller may take them from the per-CPU cache: the kiocb's
+   *     IOCB_ALLOC_CACHE, or a polled original's clone (seed 002 1/3)
    * @param nrVecs vecs per bio
+   * @param cacheFn the function that pops the cache: {@code bio_alloc_kiocb}, {@code
+   *     bio_alloc_clone}
    */
   public record AllocBios(
       long atPs,
@@ -51,6 +54,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       int count,
       boolean allocCache,
       int nrVecs,
+      KernelFn cacheFn,
       SimRef<Reply> replyTo)
       implements Command {}
 
@@ -91,7 +95,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       }
       Bio bio = cached.bio();
       if (bio != null) {
-        t += charge(m.cpu(), m.what(), KernelFn.BIO_ALLOC_KIOCB);
+        t += charge(m.cpu(), m.what(), m.cacheFn());
       } else {
         BioSet.SlabAlloc slab = bioSet.allocBioset(m.cpu(), m.allocCache(), m.nrVecs());
         bio = slab.bio();

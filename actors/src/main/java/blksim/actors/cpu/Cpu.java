@@ -2,6 +2,7 @@ package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.dm.DmDevice;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
@@ -126,13 +127,15 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    *
    * @param peers every CPU that runs a submitter, by number
    * @param worker the CPU of the thread's io-wq worker, or null if it needs none
+   * @param dms the DM devices whose clones an interrupt here may end, by name
    */
   public record Links(
       SimRef<Command> self,
       SimRef<BioSetCache.Command> bioset,
       SimRef<Report> main,
       Map<Integer, SimRef<Command>> peers,
-      SimRef<IoWqWorker.Command> worker) {}
+      SimRef<IoWqWorker.Command> worker,
+      Map<String, SimRef<DmDevice.Command>> dms) {}
 
   private final CpuCore core;
   private final SubmitterPath thread;

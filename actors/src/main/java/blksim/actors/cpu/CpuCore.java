@@ -2,6 +2,7 @@ package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.dm.DmDevice;
 import blksim.actors.engine.Charger;
 import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
@@ -29,6 +30,9 @@ final class CpuCore {
   final Charger charger;
   final Histogram latencyNs = new Histogram(3);
   final Map<Integer, SimRef<Cpu.Command>> peers;
+
+  /** The DM devices whose clones this CPU's interrupts may end, by name. */
+  final Map<String, SimRef<DmDevice.Command>> dms;
 
   /** The CPU running this thread's io-wq worker, or null when no bio can lack a tag. */
   final SimRef<IoWqWorker.Command> worker;
@@ -66,6 +70,7 @@ final class CpuCore {
     this.costs = costs;
     this.charger = new Charger(costs);
     this.peers = Map.copyOf(links.peers());
+    this.dms = Map.copyOf(links.dms());
     this.worker = links.worker();
     this.remoteCompletion =
         new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
@@ -114,6 +119,22 @@ final class CpuCore {
   /** The disk of the file a request reads (t/io_uring keeps the file number in user_data). */
   static blksim.actors.block.Disk diskOf(IoKiocb req, CpuConfig cfg) {
     return cfg.disk((int) (req.sqe().userData() & 0xffffffffL));
+  }
+
+  /**
+   * ki_complete of a request whose bio ended outside a poll: {@code io_complete_rw_iopoll} on an
+   * IOPOLL ring (the next io_do_iopoll finds it done), else {@code io_complete_rw}, which queues
+   * task_work.
+   *
+   * @return the functions it ran, per bio
+   */
+  KernelFn[] endIo(IoKiocb req, int res) {
+    if (cfg.iopoll()) {
+      ring.completeRwIopoll(req, res);
+      return CpuPaths.END_IO_PATH;
+    }
+    ring.completeRw(req, res);
+    return CpuPaths.IRQ_END_PATH;
   }
 
   /** The result a request completes with: its size, or the bio's error. */

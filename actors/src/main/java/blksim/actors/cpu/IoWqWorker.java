@@ -140,7 +140,14 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     out.send(
         bioset,
         new BioSetCache.AllocBios(
-            t, index, CpuTime.SUBMIT, 1, cfg.allocCache(), cfg.nrVecs(), biosetReplies));
+            t,
+            index,
+            CpuTime.SUBMIT,
+            1,
+            cfg.allocCache(),
+            cfg.nrVecs(),
+            KernelFn.BIO_ALLOC_KIOCB,
+            biosetReplies));
   }
 
   private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {

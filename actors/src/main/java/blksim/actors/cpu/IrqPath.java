@@ -2,9 +2,11 @@ package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.dm.DmDevice;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
+import blksim.devices.dm.DmIo;
 import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.Request;
 import blksim.queues.cost.CpuTime;
@@ -72,11 +74,18 @@ final class IrqPath {
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
   long onIrqEnded(BlockDevice.IrqEnded m, Outbox out) {
-    groups.pollFirst();
-    for (Bio bio : m.ended()) {
-      c.ring.completeRw((IoKiocb) bio.owner(), CpuCore.res(bio));
+    if (!m.ended().isEmpty() && m.ended().get(0).owner() instanceof DmIo io) {
+      // bio_endio of a DM clone runs clone_endio, in this interrupt: the device's, then back here.
+      out.send(
+          c.dms.get(io.md().name()),
+          new DmDevice.EndClones(m.atPs(), c.call(CpuTime.IRQ), m.ended()));
+      return -1;
     }
-    long t = m.atPs() + c.charge(CpuTime.IRQ, CpuPaths.IRQ_END_PATH, m.ended().size());
+    groups.pollFirst();
+    long t = m.atPs();
+    for (Bio bio : m.ended()) {
+      t += c.charge(CpuTime.IRQ, c.endIo((IoKiocb) bio.owner(), CpuCore.res(bio)), 1);
+    }
     if (thread.wakeIfSleeping()) {
       t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
     }

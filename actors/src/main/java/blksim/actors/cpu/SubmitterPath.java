@@ -116,7 +116,14 @@ final class SubmitterPath {
     send(
         c.bioset,
         new BioSetCache.AllocBios(
-            t, c.index, CpuTime.SUBMIT, n, c.cfg.allocCache(), c.cfg.nrVecs(), c.biosetReplies),
+            t,
+            c.index,
+            CpuTime.SUBMIT,
+            n,
+            c.cfg.allocCache(),
+            c.cfg.nrVecs(),
+            KernelFn.BIO_ALLOC_KIOCB,
+            c.biosetReplies),
         out);
   }
 
@@ -164,11 +171,11 @@ final class SubmitterPath {
       }
     }
     long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
-    // Completed inline: io_complete_rw queues each completion as task_work, then bio_put.
+    // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
+    // ends here only after a DM requeue, not polled), then bio_put.
     for (Bio bio : m.ended()) {
-      c.ring.completeRw((IoKiocb) bio.owner(), CpuCore.res(bio));
+      t += c.charge(CpuTime.SUBMIT, c.endIo((IoKiocb) bio.owner(), CpuCore.res(bio)), 1);
     }
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, m.ended().size());
     List<Bio> put = m.ended();
     if (!m.wouldBlock().isEmpty()) {
       put = new ArrayList<>(m.ended());

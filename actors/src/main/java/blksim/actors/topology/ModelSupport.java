@@ -26,6 +26,9 @@ final class ModelSupport {
   /** A null_blk disk's name: nullb and its index, as null_add_dev gives it. */
   private static final Pattern NULLB = Pattern.compile("/dev/nullb(0|[1-9][0-9]{0,9})");
 
+  /** A device-mapper disk's name: dm- and its minor. */
+  private static final Pattern DM = Pattern.compile("/dev/dm-(0|[1-9][0-9]{0,9})");
+
   /** The largest block size sent as one bio (below null_blk's default max_sectors of 255). */
   static final int MAX_BLOCK_SIZE = 65536;
 
@@ -64,7 +67,7 @@ final class ModelSupport {
         u.blockSize() > MAX_BLOCK_SIZE,
         "-b " + u.blockSize() + ": bios larger than " + MAX_BLOCK_SIZE + " bytes (splitting)");
     for (String f : u.files()) {
-      device(f, n.nrDevices());
+      device(f, n.nrDevices(), s.dm().tables().size());
     }
     List<List<Integer>> files;
     try {
@@ -106,6 +109,7 @@ final class ModelSupport {
             n.nrDevices(),
             n.noSched(),
             n.homeNode());
+    DmSupport.check(s, clamped);
     return new Placement(cpuOf, files, clamped);
   }
 
@@ -120,11 +124,16 @@ final class ModelSupport {
     IoUringSettings u = s.ioUring();
     int tags = plan.nullBlk().hwQueueDepth();
     Map<String, Integer> load = new TreeMap<>();
+    Set<String> underDm = new TreeSet<>();
     for (int t = 0; t < cfgs.size(); t++) {
       CpuConfig cfg = cfgs.get(t);
       Set<String> used = new TreeSet<>();
       for (Disk disk : cfg.files()) {
-        used.addAll(disk.hwQueues(plan.submitterCpus().get(t), cfg.iopoll()));
+        List<String> queues = disk.hwQueues(plan.submitterCpus().get(t), cfg.iopoll());
+        used.addAll(queues);
+        if (disk.isBioBased()) {
+          underDm.addAll(queues);
+        }
       }
       used.forEach(h -> load.merge(h, u.depth(), Integer::sum));
     }
@@ -138,6 +147,41 @@ final class ModelSupport {
             + tags
             + " tags";
     unsupported(!u.polled(), "-p0 with " + why + " (io-wq with blocking tag waits)");
+    boolean rawShort =
+        load.entrySet().stream()
+            .anyMatch(e -> e.getValue() > tags && !underDm.contains(e.getKey()));
+    if (!rawShort) {
+      // Only DM clones can find no tag: DM requeues them (dm_handle_requeue), io-wq never sees
+      // them.
+      unsupported(
+          plan.nullBlk().irqmode() == NullBlkSettings.IrqMode.TIMER,
+          "DM with "
+              + why
+              + " and irqmode=2 (requeued bios waiting for tags on the default queue too)");
+      // md->wq resubmits one bio at a time and each completes in queue_rq, so a default queue runs
+      // out only when more threads than it has tags resubmit to it at once.
+      Map<String, Integer> resubmitters = new TreeMap<>();
+      for (int t = 0; t < cfgs.size(); t++) {
+        Set<String> read = new TreeSet<>();
+        for (Disk disk : cfgs.get(t).files()) {
+          if (disk.isBioBased()) {
+            read.addAll(disk.hwQueues(plan.submitterCpus().get(t), false));
+          }
+        }
+        read.forEach(h -> resubmitters.merge(h, 1, Integer::sum));
+      }
+      int racing = resubmitters.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+      unsupported(
+          racing > tags,
+          "DM with "
+              + why
+              + ", requeued by "
+              + racing
+              + " threads at once onto a default queue of "
+              + tags
+              + " tags (a requeued bio ending -EAGAIN, reissued by io-wq)");
+      return List.of();
+    }
     List<Integer> free = new ArrayList<>();
     for (int cpu = 0; cpu < s.cpu().count() && free.size() < u.threads(); cpu++) {
       if (!plan.submitterCpus().contains(cpu)) {
@@ -166,16 +210,36 @@ final class ModelSupport {
       List<Integer> submitterCpus, List<List<Integer>> submitterFiles, NullBlkSettings nullBlk) {}
 
   /** Checks that {@code file} names a device of the run. */
-  private static void device(String file, int nrDevices) {
-    if (!(NULLB.matcher(file).matches() && Long.parseLong(file.substring(10)) < nrDevices)) {
-      throw new ConfigError(
-          file
-              + ": no such device: blksim models /dev/nullb0"
-              + (nrDevices > 1 ? " to /dev/nullb" + (nrDevices - 1) : "")
-              + " (null_blk nr_devices="
-              + nrDevices
-              + ")");
+  private static void device(String file, int nrDevices, int nrDm) {
+    if (isNullBlk(file, nrDevices)) {
+      return;
     }
+    if (DM.matcher(file).matches() && Long.parseLong(file.substring(8)) < nrDm) {
+      return;
+    }
+    throw new ConfigError(
+        file
+            + ": no such device: blksim models "
+            + nullBlkNames(nrDevices)
+            + (nrDm == 0
+                ? ""
+                : ", and /dev/dm-0"
+                    + (nrDm > 1 ? " to /dev/dm-" + (nrDm - 1) : "")
+                    + " (--dm-table)"));
+  }
+
+  /** Whether {@code path} is one of the null_blk devices. */
+  static boolean isNullBlk(String path, int nrDevices) {
+    return NULLB.matcher(path).matches() && Long.parseLong(path.substring(10)) < nrDevices;
+  }
+
+  /** The null_blk devices, as a message names them. */
+  static String nullBlkNames(int nrDevices) {
+    return "/dev/nullb0"
+        + (nrDevices > 1 ? " to /dev/nullb" + (nrDevices - 1) : "")
+        + " (null_blk nr_devices="
+        + nrDevices
+        + ")";
   }
 
   private static void unsupported(boolean when, String what) {

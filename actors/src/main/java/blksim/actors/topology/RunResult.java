@@ -23,7 +23,27 @@ public record RunResult(
     BioCache bioCache,
     List<Hctx> hctxs,
     List<Worker> workers,
+    List<Dm> dms,
     Books books) {
+
+  /**
+   * A device-mapper device.
+   *
+   * @param targets targets in its table
+   * @param dmIos dm_ios allocated, one per original bio submitted (again after a requeue)
+   * @param cacheHits clones io_bs gave from a per-CPU cache
+   * @param mempoolAllocs clones from io_bs's mempool and slab
+   * @param requeuedPolledEagain polled originals requeued after their clone ended BLK_STS_AGAIN
+   * @param resubmitted originals md->wq submitted again
+   */
+  public record Dm(
+      String name,
+      int targets,
+      long dmIos,
+      long cacheHits,
+      long mempoolAllocs,
+      long requeuedPolledEagain,
+      long resubmitted) {}
 
   /**
    * A hardware queue's depth over the run.

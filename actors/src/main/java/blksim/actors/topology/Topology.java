@@ -36,7 +36,7 @@ import org.HdrHistogram.Histogram;
 /**
  * The components of one run, built from its settings and wired together: t/io_uring's main thread,
  * one CPU per submitter, the bioset of raw block device I/O, one actor per hardware queue of the
- * null_blk device, and the device itself.
+ * null_blk device, the device itself, and the device-mapper devices stacked on it.
  */
 public final class Topology {
   private final Registry registry = new Registry();
@@ -45,6 +45,7 @@ public final class Topology {
   private final List<HwQueue> hctxs = new ArrayList<>();
   private final BioSetCache bioset;
   private final List<NullBlkDevice> devices = new ArrayList<>();
+  private final DmStack dms;
 
   private Topology(BlksimSettings s, StatusSink sink) {
     ModelSupport.Placement plan = ModelSupport.check(s);
@@ -121,6 +122,7 @@ public final class Topology {
             costs,
             s.books().breakOnPurpose());
     registry.bind(biosetRef, bioset);
+    dms = new DmStack(s, registry, disks, nb.pollQueues() > 0, costs);
     List<CpuConfig> cfgs = new ArrayList<>();
     for (int t = 0; t < u.threads(); t++) {
       List<Disk> files = new ArrayList<>();
@@ -168,7 +170,8 @@ public final class Topology {
                   biosetRef,
                   mainRef.adapt(MainThread.FromCpu::new),
                   cpuById,
-                  workerRef),
+                  workerRef,
+                  dms.refs()),
               sub,
               new IoRingCtx(sq, cq, cpuId),
               cfg,
@@ -283,6 +286,8 @@ public final class Topology {
       ledger.merge(device.ledger());
       device.nullBlk().audit(books);
     }
+    dms.mergeInto(ledger);
+    dms.audit(books);
     BioSet set = bioset.bioSet();
     return new RunResult(
         endPs,
@@ -293,6 +298,7 @@ public final class Topology {
         new RunResult.BioCache(set.cacheHits(), set.mempoolAllocs(), set.pruned()),
         depths,
         ws,
+        dms.results(),
         books);
   }
 }

@@ -23,6 +23,14 @@ public final class RunOptions {
           "null_blk module parameters in modprobe syntax, e.g. 'submit_queues=1 poll_queues=1'.")
   List<String> nullBlk = new ArrayList<>();
 
+  @Option(
+      names = "--dm-table",
+      paramLabel = "'TABLE'",
+      description =
+          "A device-mapper table in dmsetup syntax, lines separated by ';': the next /dev/dm-N,"
+              + " e.g. '0 524288000 linear /dev/nullb0 0'. Repeat for dm-1, dm-2.")
+  List<String> dmTables = new ArrayList<>();
+
   @Option(names = "--seed", paramLabel = "N", description = "Root seed of every random stream.")
   Long seed;
 
@@ -37,14 +45,17 @@ public final class RunOptions {
       paramLabel = "a,b",
       split = ",",
       description =
-          "Turn on seed patches: "
-              + "bdev-cache-in-file, bdev-inode-inline, end-request-fast-path, bio-init-compound.")
+          "Turn on seed patches: bdev-cache-in-file, bdev-inode-inline, end-request-fast-path,"
+              + " bio-init-compound, bio-cache-irq-list, dm-clone-percpu-cache,"
+              + " dm-io-bioset-percpu-cache, dm-percpu-cache-only-if-poll.")
   List<String> patches = new ArrayList<>();
 
   @Option(
       names = "--kernel",
       paramLabel = "NAME",
-      description = "A named kernel: 5.15, or 5.16 (seed 000's 1/3 and 3/3).")
+      description =
+          "A named kernel: 5.15, 5.16 (seed 000's 1/3 and 3/3), 5.18 (and DM bio polling),"
+              + " 5.19 (and seed 002's three DM patches).")
   String kernel;
 
   @Option(
@@ -73,8 +84,8 @@ public final class RunOptions {
   String engine;
 
   /**
-   * Adds the option layers, in order: --profile, --kernel, --null-blk, --set, --seed, --engine,
-   * --patch.
+   * Adds the option layers, in order: --profile, --kernel, --null-blk, --dm-table, --set, --seed,
+   * --engine, --patch.
    */
   Scenario apply(Scenario scenario) {
     scenario.option("blksim.cpu.profile", profile, "--profile");
@@ -84,6 +95,9 @@ public final class RunOptions {
       scenario.values(Map.of("blksim.cpu.submitter-cpus", CpuList.parse(taskset)), "--taskset");
     }
     nullBlk.forEach(scenario::nullBlk);
+    if (!dmTables.isEmpty()) {
+      scenario.values(Map.of("blksim.dm.tables", List.copyOf(dmTables)), "--dm-table");
+    }
     sets.forEach(scenario::set);
     scenario.option("blksim.run.seed", seed, "--seed");
     scenario.option("blksim.engine.kind", engine, "--engine");

@@ -35,6 +35,8 @@ final class TIoUringUsage {
     out.println(" -H <path> : Use hugetlbfs file for IO buffers");
     out.println("blksim options:");
     out.println(" --null-blk '<name=value ...>' : null_blk module parameters, modprobe syntax");
+    out.println(" --dm-table '<table>'          : a dm-linear table for the next /dev/dm-N,");
+    out.println("                                 lines split by ';' (repeatable)");
     out.println(" --set <path=value>            : override any HOCON key (repeatable)");
     out.println(" --seed <N>                    : root seed of every random stream, default 1");
     out.println(" --json <FILE>                 : also write the figures as JSON");

@@ -33,6 +33,8 @@ public record Case(List<Opt> options, List<String> files, Set<String> pinned) {
    *   <li>{@code nb:submit_queues}: one null_blk module parameter; all of them are gathered into
    *       one {@code --null-blk 'submit_queues=2 poll_queues=2'};
    *   <li>{@code set:run.runtime}: one {@code --set run.runtime=200us};
+   *   <li>{@code dm:0}: the table of /dev/dm-0, one {@code --dm-table '0 2097152 linear /dev/nullb0
+   *       0'}; tables are written in the order of their numbers;
    *   <li>{@code --cpus} and the other long options: the name, then the value as its own word.
    * </ul>
    */
@@ -128,6 +130,9 @@ public record Case(List<Opt> options, List<String> files, Set<String> pinned) {
       } else if (o.name().startsWith("set:")) {
         a.add("--set");
         a.add(o.name().substring(4) + "=" + o.value());
+      } else if (o.name().startsWith("dm:")) {
+        a.add("--dm-table");
+        a.add(o.value());
       } else if (o.name().startsWith("--")) {
         a.add(o.name());
         a.add(o.value());

@@ -27,6 +27,7 @@ public final class CaseLine {
     }
     List<Opt> opts = new ArrayList<>();
     List<String> files = new ArrayList<>();
+    int tables = 0;
     for (int i = 1; i < words.size(); i++) {
       String w = words.get(i);
       if (w.startsWith("--")) {
@@ -40,6 +41,8 @@ public final class CaseLine {
             throw new ConfigError("--check: --set " + v + ": expected path=value");
           }
           opts.add(new Opt("set:" + v.substring(0, eq), v.substring(eq + 1)));
+        } else if (w.equals("--dm-table")) {
+          opts.add(new Opt("dm:" + tables++, v));
         } else if (w.equals("--null-blk")) {
           for (String p : v.trim().split("\\s+")) {
             int eq = p.indexOf('=');

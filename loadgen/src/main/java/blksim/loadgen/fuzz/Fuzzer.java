@@ -219,7 +219,9 @@ public final class Fuzzer {
       String label =
           n.startsWith("nb:")
               ? "null_blk " + n.substring(3)
-              : n.startsWith("set:") ? "--set " + n.substring(4) : n;
+              : n.startsWith("set:")
+                  ? "--set " + n.substring(4)
+                  : n.startsWith("dm:") ? "--dm-table" : n;
       into.merge(label, 1L, Long::sum);
     }
     if (c.files().size() > 1) {

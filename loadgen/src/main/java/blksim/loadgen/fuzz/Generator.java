@@ -26,6 +26,19 @@ public final class Generator {
   /** The named kernels of {@code --kernel}. */
   static final List<String> KERNELS = List.of("5.15", "5.16");
 
+  /** The named kernels that differ from those only in device mapper: drawn for DM cases. */
+  static final List<String> DM_KERNELS = List.of("5.15", "5.16", "5.18", "5.19");
+
+  /** Seed 002's patches, which change only device mapper: drawn for DM cases. */
+  static final Set<Patch> DM_PATCHES =
+      Set.of(
+          Patch.DM_CLONE_PERCPU_CACHE,
+          Patch.DM_IO_BIOSET_PERCPU_CACHE,
+          Patch.DM_PERCPU_CACHE_ONLY_IF_POLL);
+
+  /** Sectors of the smallest null_blk device a case can have (gb=1). */
+  static final long GIB_SECTORS = 1L << 21;
+
   /** The most CPUs a generated machine has. */
   static final int MAX_CPUS = 64;
 
@@ -72,6 +85,9 @@ public final class Generator {
     private final RandomGenerator r;
     private final List<Opt> opts = new ArrayList<>();
 
+    /** Whether this case reads device-mapper devices (drawn first: it decides what else may be). */
+    private boolean dm;
+
     Draw(RandomGenerator r) {
       this.r = r;
     }
@@ -93,6 +109,7 @@ public final class Generator {
             default -> cpus + 1;
           };
       threads = Math.max(1, threads);
+      dm = r.nextInt(100) < 20;
       if (r.nextInt(100) < 90) {
         opts.add(new Opt("--cpus", String.valueOf(cpus)));
       }
@@ -210,7 +227,10 @@ public final class Generator {
     private void kernel() {
       Set<String> patches = new LinkedHashSet<>();
       for (Patch p : Patch.values()) {
-        if (r.nextInt(100) < 20) {
+        if (DM_PATCHES.contains(p) && !dm) {
+          continue;
+        }
+        if (r.nextInt(100) < (DM_PATCHES.contains(p) ? 40 : 20)) {
           patches.add(p.key());
         }
       }
@@ -218,7 +238,8 @@ public final class Generator {
         opts.add(new Opt("--patch", String.join(",", patches)));
       }
       if (r.nextInt(100) < 20) {
-        opts.add(new Opt("--kernel", KERNELS.get(r.nextInt(KERNELS.size()))));
+        List<String> kernels = dm ? DM_KERNELS : KERNELS;
+        opts.add(new Opt("--kernel", kernels.get(r.nextInt(kernels.size()))));
       }
       if (r.nextInt(100) < 30) {
         opts.add(new Opt("--profile", PROFILES.get(r.nextInt(PROFILES.size()))));
@@ -279,6 +300,9 @@ public final class Generator {
       if (devices > 1) {
         opts.add(new Opt("nb:nr_devices", String.valueOf(devices)));
       }
+      if (dm) {
+        return dmFiles(devices);
+      }
       int n = weighted(new int[] {70, 30}) == 0 ? 1 : between(2, 4);
       List<String> files = new ArrayList<>();
       for (int i = 0; i < n; i++) {
@@ -286,6 +310,70 @@ public final class Generator {
         files.add("/dev/nullb" + dev);
       }
       return files;
+    }
+
+    /**
+     * One or two dm-linear devices, each over a null_blk device of its own, and files on them: the
+     * identity of the first GiB, or its halves swapped, or three targets; a bad table line, or a
+     * file on the device under a DM device, now and then.
+     */
+    private List<String> dmFiles(int devices) {
+      int nrDm = devices > 1 && r.nextInt(100) < 25 ? 2 : 1;
+      for (int d = 0; d < nrDm; d++) {
+        String dev = "/dev/nullb" + d;
+        long half = GIB_SECTORS / 2;
+        String table =
+            switch (weighted(new int[] {50, 25, 15, 10})) {
+              case 0 -> "0 " + GIB_SECTORS + " linear " + dev + " 0";
+              case 1 ->
+                  "0 "
+                      + half
+                      + " linear "
+                      + dev
+                      + " "
+                      + half
+                      + ";"
+                      + half
+                      + " "
+                      + half
+                      + " linear "
+                      + dev
+                      + " 0";
+              case 2 ->
+                  "0 1024 linear "
+                      + dev
+                      + " 0;1024 1024 linear "
+                      + dev
+                      + " 4096;2048 "
+                      + (GIB_SECTORS - 2048)
+                      + " linear "
+                      + dev
+                      + " 2048";
+              default -> badTable(dev);
+            };
+        opts.add(new Opt("dm:" + d, table));
+      }
+      int n = weighted(new int[] {75, 25}) == 0 ? 1 : between(2, 3);
+      List<String> files = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        int x = r.nextInt(100);
+        files.add(x < 3 ? "/dev/dm-" + nrDm : x < 6 ? "/dev/nullb0" : "/dev/dm-" + r.nextInt(nrDm));
+      }
+      return files;
+    }
+
+    /** A table the kernel refuses, each field's way. */
+    private String badTable(String dev) {
+      return switch (r.nextInt(8)) {
+        case 0 -> "1 " + GIB_SECTORS + " linear " + dev + " 0";
+        case 1 -> "0 0 linear " + dev + " 0";
+        case 2 -> "0 " + GIB_SECTORS + " striped 2 8 " + dev + " 0";
+        case 3 -> "0 " + GIB_SECTORS + " linear " + dev;
+        case 4 -> "0 " + GIB_SECTORS + " linear " + dev + " x";
+        case 5 -> "0 " + GIB_SECTORS + " linear /dev/sda 0";
+        case 6 -> "0 " + GIB_SECTORS + " linear " + dev + " " + (1L << 40);
+        default -> "0 1000 linear " + dev + " 0;2000 1000 linear " + dev + " 0";
+      };
     }
 
     private void flag(String name, int percent, int value) {

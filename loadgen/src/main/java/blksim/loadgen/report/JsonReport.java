@@ -81,6 +81,27 @@ public final class JsonReport {
                   l.callsPerIo()));
     }
     b.append("\n  ],\n");
+    if (!res.dms().isEmpty()) {
+      b.append("  \"dm\": [");
+      for (int i = 0; i < res.dms().size(); i++) {
+        var d = res.dms().get(i);
+        b.append(i == 0 ? "\n" : ",\n")
+            .append(
+                String.format(
+                    Locale.ROOT,
+                    "    {\"name\": %s, \"targets\": %d, \"dm_ios\": %d, \"clone_cache_hits\": %d,"
+                        + " \"clone_mempool_allocs\": %d, \"requeued_polled_eagain\": %d,"
+                        + " \"resubmitted\": %d}",
+                    quote(d.name()),
+                    d.targets(),
+                    d.dmIos(),
+                    d.cacheHits(),
+                    d.mempoolAllocs(),
+                    d.requeuedPolledEagain(),
+                    d.resubmitted()));
+      }
+      b.append("\n  ],\n");
+    }
     b.append("  \"books\": {\"balanced\": ")
         .append(res.books().balanced())
         .append(", \"violations\": [");

@@ -88,6 +88,18 @@ public final class Summary {
           w.wakeUps(),
           w.lockWaitPs() / 1e9);
     }
+    for (RunResult.Dm d : res.dms()) {
+      out.printf(
+          Locale.ROOT,
+          "  dm          %s: %d dm_ios; clones from io_bs: %d from the per-CPU cache, %d from the"
+              + " mempool; requeued: %d polled BLK_STS_AGAIN, %d resubmitted by md->wq%n",
+          d.name(),
+          d.dmIos(),
+          d.cacheHits(),
+          d.mempoolAllocs(),
+          d.requeuedPolledEagain(),
+          d.resubmitted());
+    }
     List<ProfileReport.Line> profile = ProfileReport.lines(r);
     out.printf(
         Locale.ROOT,

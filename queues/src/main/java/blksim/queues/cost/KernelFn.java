@@ -59,6 +59,21 @@ public enum KernelFn implements CostId {
   IO_WQ_SUBMIT_WORK("io_wq_submit_work"),
   COND_RESCHED("__cond_resched"),
   IO_IOPOLL_REQ_ISSUED("io_iopoll_req_issued (uring_lock)"),
+  DM_SUBMIT_BIO("dm_submit_bio"),
+  DM_ALLOC_IO("alloc_io"),
+  BIO_ALLOC_CLONE("bio_alloc_clone"),
+  BIO_CLONE("__bio_clone"),
+  BIO_ASSOCIATE_BLKG("bio_associate_blkg"),
+  LINEAR_MAP("linear_map"),
+  DM_START_IO_ACCT("dm_start_io_acct"),
+  DM_END_IO_ACCT("dm_end_io_acct"),
+  CLONE_ENDIO("clone_endio"),
+  DM_IO_COMPLETE("dm_io_complete"),
+  DM_POLL_BIO("dm_poll_bio"),
+  BIO_POLL("bio_poll"),
+  QUEUE_IO("queue_io"),
+  DM_WQ_WORK("dm_wq_work"),
+  FIO_USER("fio (user space)"),
   UNATTRIBUTED("[unattributed]");
 
   private final String symbol;

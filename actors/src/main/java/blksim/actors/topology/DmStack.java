@@ -1,0 +1,133 @@
+package blksim.actors.topology;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.Disk;
+import blksim.actors.dm.DmDevice;
+import blksim.actors.engine.Registry;
+import blksim.actors.engine.SimRef;
+import blksim.config.BioSetSettings;
+import blksim.config.BlksimSettings;
+import blksim.config.DmSettings;
+import blksim.config.DmTable;
+import blksim.config.Patch;
+import blksim.devices.dm.MappedDevice;
+import blksim.queues.bio.BioSet;
+import blksim.queues.books.Books;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.PathCosts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The device-mapper devices of a run, each created from its table over the null_blk disks: the
+ * device's actor, its {@code io_bs} and its disk. {@code md->bs}, which only serves the extra
+ * clones of a bio split across targets, is not built: such splits are refused.
+ */
+final class DmStack {
+  /** RESERVED_BIO_BASED_IOS (drivers/md/dm.c): the mempool reserve of a bio-based io_bs. */
+  static final int RESERVED_BIO_BASED_IOS = 16;
+
+  private final List<DmDevice> devices = new ArrayList<>();
+  private final List<BioSetCache> ioBs = new ArrayList<>();
+  private final Map<String, SimRef<DmDevice.Command>> refs = new TreeMap<>();
+
+  /**
+   * Builds every table's device and adds its disk, {@code /dev/dm-N}, to {@code disks}.
+   *
+   * @param supportsPoll whether the null_blk disks poll (poll_queues > 0)
+   */
+  DmStack(
+      BlksimSettings s,
+      Registry registry,
+      Map<String, Disk> disks,
+      boolean supportsPoll,
+      PathCosts costs) {
+    List<DmTable> tables = s.dm().tables();
+    int nrCpus = s.cpu().count();
+    boolean polls = supportsPoll && s.kernel().dmPoll();
+    // Seed 002 2/3 gives io_bs a per-CPU cache; 3/3 only if the table supports polling.
+    boolean cache =
+        s.bioset().percpuCache()
+            && s.kernel().has(Patch.DM_IO_BIOSET_PERCPU_CACHE)
+            && (polls || !s.kernel().has(Patch.DM_PERCPU_CACHE_ONLY_IF_POLL));
+    BioSetSettings b = s.bioset();
+    BioSetSettings ioBsSettings =
+        new BioSetSettings(
+            cache,
+            b.allocCacheMax(),
+            b.allocCacheSlack(),
+            b.bioInlineVecs(),
+            RESERVED_BIO_BASED_IOS,
+            s.dm().ioBsSlabObjects());
+    for (int minor = 0; minor < tables.size(); minor++) {
+      String name = DmSettings.name(minor);
+      DmTable table = tables.get(minor);
+      SimRef<DmDevice.Command> ref = registry.reserve(name);
+      SimRef<BioSetCache.Command> ioBsRef = registry.reserve(name + "-io_bs");
+      BioSetCache set =
+          new BioSetCache(
+              name + "-io_bs",
+              new BioSet(
+                  name + " io_bs", ioBsSettings, nrCpus, s.kernel().has(Patch.BIO_CACHE_IRQ_LIST)),
+              costs,
+              s.books().breakOnPurpose());
+      registry.bind(ioBsRef, set);
+      ioBs.add(set);
+      Map<String, Disk> below = new TreeMap<>();
+      for (DmTable.Target t : table.targets()) {
+        below.put(t.device(), disks.get(t.device()));
+      }
+      MappedDevice md = new MappedDevice(name, table, polls);
+      DmDevice device =
+          new DmDevice(
+              ref, md, ioBsRef, below, s.kernel().has(Patch.DM_CLONE_PERCPU_CACHE), nrCpus, costs);
+      registry.bind(ref, device);
+      devices.add(device);
+      refs.put(name, ref);
+      disks.put(
+          "/dev/" + name,
+          Disk.bioBased(
+              name,
+              table.sectors() * 512,
+              ref.adapt(DmDevice.FromUpper::new),
+              List.copyOf(below.values())));
+    }
+  }
+
+  /** The devices' addresses by name, for the CPUs whose interrupts end their clones. */
+  Map<String, SimRef<DmDevice.Command>> refs() {
+    return Map.copyOf(refs);
+  }
+
+  /** Merges the devices' and their bio sets' CPU time into {@code ledger}. */
+  void mergeInto(CostLedger ledger) {
+    devices.forEach(d -> ledger.merge(d.ledger()));
+    ioBs.forEach(b -> ledger.merge(b.ledger()));
+  }
+
+  void audit(Books books) {
+    devices.forEach(d -> d.md().audit(books));
+    ioBs.forEach(b -> b.bioSet().audit(books));
+  }
+
+  /** What each device did. */
+  List<RunResult.Dm> results() {
+    List<RunResult.Dm> all = new ArrayList<>();
+    for (int i = 0; i < devices.size(); i++) {
+      MappedDevice md = devices.get(i).md();
+      BioSet set = ioBs.get(i).bioSet();
+      all.add(
+          new RunResult.Dm(
+              md.name(),
+              md.table().targets().size(),
+              md.allocated(),
+              set.cacheHits(),
+              set.mempoolAllocs(),
+              md.requeues().get(MappedDevice.Requeue.POLLED_EAGAIN),
+              md.resubmitted()));
+    }
+    return all;
+  }
+}
