@@ -3,6 +3,7 @@ package blksim.loadgen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,7 +25,8 @@ class BadInputTest {
         "io_uring -b 100 -d32 /dev/nullb0                       | multiple of its logical block size",
         "io_uring -d32 -p0 -O0 /dev/nullb0                      | -O0 -p0: buffered I/O",
         "io_uring -d32 --patch speedup /dev/nullb0              | unknown patch speedup",
-        "io_uring -d32 --kernel 4.19 /dev/nullb0                | accepted 5.15, 5.16",
+        "io_uring -d32 --kernel 4.19 /dev/nullb0                | accepted 5.15, 5.16, 5.18, 5.19",
+        "io_uring -d32 /dev/dm-0                                | /dev/dm-0: no such device",
         "io_uring -d32 --profile zen9 /dev/nullb0               | known begunkov-2021",
         "compare -- io_uring -d32 /dev/nullb0                   | give --patch LIST",
         "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --profile",
@@ -62,5 +64,44 @@ class BadInputTest {
     assertEquals(1, r.errLines().size(), "one line: " + r.err());
     assertTrue(r.err().contains(expected.trim()), r.err());
     assertEquals("", r.out(), "nothing on stdout");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "0 0 linear /dev/nullb0 0              | /dev/dm-0 | dm-0: table line 1 '0 0 linear /dev/nullb0 0': num_sectors 0",
+        "0 100 linear /dev/nullb0              | /dev/dm-0 | Invalid argument count: accepted two",
+        "0 100 linear /dev/nullb0 -1           | /dev/dm-0 | Invalid device sector -1",
+        "0 524288000 linear /dev/nullb0 8      | /dev/dm-0 | nullb0 too small for target",
+        "0 100 flakey /dev/nullb0 0 1 1        | /dev/dm-0 | target type flakey is not modelled yet",
+        "0 100 bogus                           | /dev/dm-0 | target type bogus is unknown",
+        "0 100 linear /dev/nullb0 0;50 50 linear /dev/nullb0 0 | /dev/dm-0 | Gap in table",
+        "0 100 linear /dev/dm-0 0              | /dev/dm-0 | dm stacked on dm is not modelled yet",
+        "0 100 linear /dev/nullb0 0            | /dev/dm-1 | /dev/dm-1: no such device",
+      })
+  void aBadDmTableShouldBeOneLineNamingTheFieldAndExit2(
+      String table, String file, String expected) {
+    Blksim r = Blksim.run("io_uring", "-d32", "--dm-table", table.trim(), file.trim());
+    assertEquals(2, r.status(), r.err());
+    assertEquals(1, r.errLines().size(), "one line: " + r.err());
+    assertTrue(r.err().contains(expected.trim()), r.err());
+    assertEquals("", r.out(), "nothing on stdout");
+  }
+
+  @Test
+  void dmPollingBeforeItExistedShouldBeRefused() {
+    Blksim r =
+        Blksim.run(
+            "io_uring",
+            "-d32",
+            "-p1",
+            "--kernel",
+            "5.16",
+            "--dm-table",
+            "0 1024 linear /dev/nullb0 0",
+            "/dev/dm-0");
+    assertEquals(2, r.status(), r.err());
+    assertTrue(r.err().contains("DM has no bio polling before 5.18"), r.err());
   }
 }

@@ -355,6 +355,10 @@ final class SubmitterPath {
             c.costs.step(KernelFn.REAP_EVENTS_URING).ps(),
             ps -> c.latencyNs.recordValue(ps / 1000));
     t += c.charge(CpuTime.SUBMIT, KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
+    if (c.costs.step(KernelFn.FIO_USER).ps() > 0) {
+      // A profile whose load is fio: its engine's own work per I/O, beyond t/io_uring's loop.
+      t += c.charge(CpuTime.SUBMIT, KernelFn.FIO_USER, Math.max(thisReap, 0));
+    }
     switch (c.sub.entered(ret, thisReap)) {
       case ENTER -> enter(t, out);
       case PASS -> pass(t, out);

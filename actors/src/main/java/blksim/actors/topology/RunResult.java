@@ -106,8 +106,9 @@ public record RunResult(
    * @param cacheHits allocations served by a per-CPU cache
    * @param mempoolAllocs allocations through bio_alloc_bioset (cache miss, or no cache)
    * @param pruned bios freed by bio_alloc_cache_prune
+   * @param freedUncached bios put to the slab past a per-CPU cache, not marked for it
    */
-  public record BioCache(long cacheHits, long mempoolAllocs, long pruned) {}
+  public record BioCache(long cacheHits, long mempoolAllocs, long pruned, long freedUncached) {}
 
   /** Every CPU that ran something: the submitters', then the io-wq workers'. */
   public List<Integer> busyCpus() {

@@ -295,7 +295,8 @@ public final class Topology {
         subs,
         latency,
         ledger,
-        new RunResult.BioCache(set.cacheHits(), set.mempoolAllocs(), set.pruned()),
+        new RunResult.BioCache(
+            set.cacheHits(), set.mempoolAllocs(), set.pruned(), set.freedUncached()),
         depths,
         ws,
         dms.results(),

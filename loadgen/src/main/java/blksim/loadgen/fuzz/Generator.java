@@ -23,6 +23,10 @@ public final class Generator {
   /** The CPU profiles of reference.conf. */
   static final List<String> PROFILES = List.of("begunkov-2021", "xeon-gold-6154", "zen2-3970x");
 
+  /** The profiles of DM boxes, drawn for DM cases too. */
+  static final List<String> DM_PROFILES =
+      List.of("begunkov-2021", "xeon-gold-6154", "zen2-3970x", "snitzer-2022");
+
   /** The named kernels of {@code --kernel}. */
   static final List<String> KERNELS = List.of("5.15", "5.16");
 
@@ -242,7 +246,8 @@ public final class Generator {
         opts.add(new Opt("--kernel", kernels.get(r.nextInt(kernels.size()))));
       }
       if (r.nextInt(100) < 30) {
-        opts.add(new Opt("--profile", PROFILES.get(r.nextInt(PROFILES.size()))));
+        List<String> profiles = dm ? DM_PROFILES : PROFILES;
+        opts.add(new Opt("--profile", profiles.get(r.nextInt(profiles.size()))));
       }
     }
 

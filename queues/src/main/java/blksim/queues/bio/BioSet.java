@@ -44,6 +44,7 @@ public final class BioSet {
   private long cacheMisses;
   private long mempoolAllocs;
   private long pruned;
+  private long freedUncached;
 
   /** Whether the put under way freed to the slab through SLUB's slow path. */
   private boolean slabSlowPath;
@@ -154,6 +155,9 @@ public final class BioSet {
     boolean toCache = bio.percpuCache() && caches.length > 0;
     bio.uninit();
     if (!toCache) {
+      if (caches.length > 0) {
+        freedUncached++;
+      }
       uncacheAndFree(cpu, bio);
       return PutPath.FREED;
     }
@@ -226,6 +230,14 @@ public final class BioSet {
   /** Bios freed by {@code bio_alloc_cache_prune}. */
   public long pruned() {
     return pruned;
+  }
+
+  /**
+   * Bios put to the slab although the set has per-CPU caches: they were not marked for one (a
+   * polled bio that {@code bio_clear_polled} unmarked, or one allocated without IOCB_ALLOC_CACHE).
+   */
+  public long freedUncached() {
+    return freedUncached;
   }
 
   /** Bios handed out and not put yet. */
