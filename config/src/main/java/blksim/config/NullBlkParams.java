@@ -20,7 +20,8 @@ public final class NullBlkParams {
 
   private enum Kind {
     INT,
-    BOOL
+    BOOL,
+    STRING
   }
 
   /** The parameters the model reads. */
@@ -38,6 +39,8 @@ public final class NullBlkParams {
     MODELLED.put("nr_devices", Kind.INT);
     MODELLED.put("no_sched", Kind.BOOL);
     MODELLED.put("home_node", Kind.INT);
+    MODELLED.put("requeue", Kind.STRING);
+    MODELLED.put("timeout", Kind.STRING);
   }
 
   /** Parameters of the real module that the model does not read yet. */
@@ -63,8 +66,6 @@ public final class NullBlkParams {
           "zone_full",
           "virt_boundary",
           "rotational",
-          "timeout",
-          "requeue",
           "init_hctx");
 
   /** Parses modprobe-style parameters into a layer of {@code blksim.null-blk.*} keys. */
@@ -100,7 +101,11 @@ public final class NullBlkParams {
       }
       values.put(
           "blksim.null-blk." + name.replace('_', '-'),
-          kind == Kind.INT ? integer(name, value) : bool(name, value));
+          switch (kind) {
+            case INT -> integer(name, value);
+            case BOOL -> bool(name, value);
+            case STRING -> value;
+          });
     }
     return ConfigFactory.parseMap(values, "--null-blk");
   }

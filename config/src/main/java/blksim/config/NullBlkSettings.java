@@ -6,6 +6,8 @@ package blksim.config;
  * @param completionNsec {@code completion_nsec}, timer delay of irqmode=2, in ns
  * @param bs {@code bs}, logical block size in bytes
  * @param gb {@code gb}, device size in GiB
+ * @param requeue {@code requeue}, fault injection in {@code null_queue_rq}
+ * @param timeout {@code timeout}, fault injection in {@code null_queue_rq}
  */
 public record NullBlkSettings(
     int queueMode,
@@ -18,7 +20,9 @@ public record NullBlkSettings(
     int gb,
     int nrDevices,
     boolean noSched,
-    int homeNode) {
+    int homeNode,
+    FaultAttr requeue,
+    FaultAttr timeout) {
 
   /** {@code enum null_irq_mode}: how a non-polled request completes. */
   public enum IrqMode {
@@ -46,7 +50,9 @@ public record NullBlkSettings(
         r.intIn(p + "gb", 1, 1 << 20),
         r.intIn(p + "nr-devices", 1, 1024),
         r.bool(p + "no-sched"),
-        r.intIn(p + "home-node", -1, 1023));
+        r.intIn(p + "home-node", -1, 1023),
+        FaultAttr.parse("requeue", r.string(p + "requeue")),
+        FaultAttr.parse("timeout", r.string(p + "timeout")));
   }
 
   /** Device size in bytes. */

@@ -63,6 +63,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** The last call of each CPU, by CPU number: where the driver's answers for it go. */
   private final Map<Integer, Call> callers = new HashMap<>();
 
+  /** Bios the driver ended in the earlier rounds of a call that kblockd redispatches, by CPU. */
+  private final Map<Integer, List<Bio>> endedEarlier = new HashMap<>();
+
+  /** Requests the driver took in those earlier rounds, by CPU. */
+  private final Map<Integer, Integer> queuedEarlier = new HashMap<>();
+
   /** Where the ends of each CPU's interrupts go: that CPU's interrupt path, by CPU number. */
   private final Map<Integer, SimRef<BlockDevice.Reply>> irqEnds = new HashMap<>();
 
@@ -198,10 +204,60 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
     List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed(), t);
     t += charge(call, END_PATH, m.completed().size()) + remoteFreeCost(call);
+    List<Bio> before = endedEarlier.remove(cpu);
+    if (before != null) {
+      before.addAll(ended);
+      ended = before;
+    }
+    if (!m.busy().isEmpty() || !m.requeued().isEmpty()) {
+      redispatch(m, call, t, ended, out);
+      return;
+    }
     List<Bio> failed = wouldBlock.remove(cpu);
     out.send(
         call.replyTo(),
-        new BlockDevice.Submitted(t, m.count(), ended, failed == null ? List.of() : failed));
+        new BlockDevice.Submitted(
+            t, queuedBefore(cpu) + m.count(), ended, failed == null ? List.of() : failed));
+  }
+
+  /**
+   * The driver turned requests away: back on the dispatch list ({@code BLK_STS_RESOURCE}) or on the
+   * requeue list ({@code blk_mq_requeue_request}), then kblockd's work dispatches them again.
+   * kblockd is a bound workqueue of the submitting CPU, whose worker, woken, preempts the submitter
+   * there: the call goes on when the driver has taken them all.
+   */
+  private void redispatch(NullBlkDevice.Queued m, Call call, long t, List<Bio> ended, Outbox out) {
+    int cpu = call.cpu();
+    List<Request> again = new ArrayList<>(m.busy().size() + m.requeued().size());
+    for (Request rq : m.busy()) {
+      hctx.turnedAway(rq, true);
+      again.add(rq);
+    }
+    for (Request rq : m.requeued()) {
+      hctx.turnedAway(rq, false);
+      again.add(rq);
+    }
+    t +=
+        charge(call, KernelFn.BLK_MQ_BYPASS_INSERT, m.busy().size())
+            + charge(call, KernelFn.BLK_MQ_REQUEUE_REQUEST, m.requeued().size())
+            + charge(call, KernelFn.TRY_TO_WAKE_UP, 1)
+            + charge(call, KernelFn.SCHEDULE, 1)
+            + charge(call, KernelFn.BLK_MQ_REQUEUE_WORK, m.requeued().size())
+            + charge(call, KernelFn.BLK_MQ_RUN_WORK, 1)
+            + charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, again.size())
+            + charge(call, KernelFn.SCHEDULE, 1);
+    for (Request rq : again) {
+      hctx.redispatched(rq);
+    }
+    endedEarlier.put(cpu, new ArrayList<>(ended));
+    queuedEarlier.merge(cpu, m.count() - again.size(), Integer::sum);
+    out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), again, call.exec()));
+  }
+
+  /** Requests of the call under way that the driver took in its earlier rounds. */
+  private int queuedBefore(int cpu) {
+    Integer n = queuedEarlier.remove(cpu);
+    return n == null ? 0 : n;
   }
 
   /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */

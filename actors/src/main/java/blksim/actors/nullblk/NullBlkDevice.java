@@ -68,11 +68,26 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
 
   /**
    * The driver queued {@code count} requests and completed {@code completed} of them at once,
-   * through {@code blk_mq_complete_request} if {@code viaCompleteRequest}.
+   * through {@code blk_mq_complete_request} if {@code viaCompleteRequest}; it turned away {@code
+   * busy} ({@code BLK_STS_RESOURCE}) and {@code requeued} ({@code blk_mq_requeue_request}), by its
+   * {@code requeue} fault injection.
    */
   public record Queued(
-      long atPs, Exec exec, int count, List<Request> completed, boolean viaCompleteRequest)
-      implements Reply {}
+      long atPs,
+      Exec exec,
+      int count,
+      List<Request> completed,
+      boolean viaCompleteRequest,
+      List<Request> busy,
+      List<Request> requeued)
+      implements Reply {
+
+    /** A queueing with nothing turned away. */
+    public Queued(
+        long atPs, Exec exec, int count, List<Request> completed, boolean viaCompleteRequest) {
+      this(atPs, exec, count, completed, viaCompleteRequest, List.of(), List.of());
+    }
+  }
 
   /** The driver's poll found {@code rqs}, completed. */
   public record PolledRqs(long atPs, Exec exec, List<Request> rqs) implements Reply {}
@@ -129,7 +144,14 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
                 m.exec().cpu(), m.exec().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
     out.send(
         hctxRefs.get(m.hctx()),
-        new Queued(t, m.exec(), m.rqs().size(), b.completed(), b.viaCompleteRequest()));
+        new Queued(
+            t,
+            m.exec(),
+            m.rqs().size(),
+            b.completed(),
+            b.viaCompleteRequest(),
+            b.busy(),
+            b.requeued()));
   }
 
   private void onPollQueue(PollQueue m, Outbox out) {

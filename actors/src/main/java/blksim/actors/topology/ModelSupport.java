@@ -46,6 +46,17 @@ final class ModelSupport {
     unsupported(u.aio(), "-a1: legacy libaio");
     unsupported(u.syncIo(), "-S1: synchronous preadv2");
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
+    if (n.requeue().probability() == 100
+        && n.requeue().times() == -1
+        && n.requeue().interval() <= 1) {
+      throw new ConfigError(
+          "null_blk requeue=: every dispatch of every request turned away, for ever (probability"
+              + " 100, times -1, interval 1): no I/O could complete; give a probability below"
+              + " 100, a number of times, or an interval");
+    }
+    unsupported(
+        n.timeout().enabled(),
+        "null_blk timeout (fault injection): requests left to blk-mq's 5 s timeout");
     unsupported(!u.hugetlbPath().isEmpty(), "-H " + u.hugetlbPath() + ": hugetlbfs buffers");
     unsupported(
         n.queueMode() != 2,
@@ -108,7 +119,9 @@ final class ModelSupport {
             n.gb(),
             n.nrDevices(),
             n.noSched(),
-            n.homeNode());
+            n.homeNode(),
+            n.requeue(),
+            n.timeout());
     DmSupport.check(s, clamped);
     return new Placement(cpuOf, files, clamped);
   }

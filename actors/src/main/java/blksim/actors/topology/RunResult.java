@@ -53,9 +53,19 @@ public record RunResult(
    * @param nrTags tags it has (hw_queue_depth)
    * @param dispatched requests handed to the driver
    * @param noTag bios that found no free tag and ended with -EAGAIN (REQ_NOWAIT)
+   * @param busy requests the driver returned BLK_STS_RESOURCE for (null_blk's requeue= fault
+   *     injection), dispatched again by kblockd
+   * @param requeued requests the driver gave to blk_mq_requeue_request, likewise
    */
   public record Hctx(
-      String name, double meanInUse, long maxInUse, int nrTags, long dispatched, long noTag) {}
+      String name,
+      double meanInUse,
+      long maxInUse,
+      int nrTags,
+      long dispatched,
+      long noTag,
+      long busy,
+      long requeued) {}
 
   /**
    * A thread's io-wq worker.

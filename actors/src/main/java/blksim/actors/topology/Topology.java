@@ -16,6 +16,7 @@ import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
 import blksim.config.Patch;
+import blksim.devices.nullblk.FaultInjection;
 import blksim.devices.nullblk.NullBlk;
 import blksim.queues.bio.BioSet;
 import blksim.queues.blkmq.HwCtx;
@@ -72,6 +73,12 @@ public final class Topology {
     List<SimRef<NullBlkDevice.Command>> deviceRefs = new ArrayList<>();
     for (int d = 0; d < nb.nrDevices(); d++) {
       NullBlk nullb = new NullBlk(d, nb, costs.shortLockHoldPs(), costs.lineTransferPs());
+      if (nb.requeue().enabled()) {
+        String owner = nullb.diskName() + "-requeue-cpu";
+        nullb.injectRequeues(
+            new FaultInjection(
+                nb.requeue(), cpu -> RandomStreams.of(s.run().seed(), owner + cpu), nrCpus));
+      }
       nullbs.add(nullb);
       for (int h = 0; h < nullb.nrHwQueues(); h++) {
         hctxRefs.add(registry.reserve(nullb.diskName() + "-hctx" + h));
@@ -270,7 +277,9 @@ public final class Topology {
                 h.inUse().max(),
                 h.tags().nrTags(),
                 h.dispatchedCount(),
-                h.noTagCount()));
+                h.noTagCount(),
+                h.busyCount(),
+                h.requeueCount()));
       }
     }
     List<RunResult.Worker> ws = new ArrayList<>();

@@ -44,13 +44,18 @@ public final class NullBlk {
    * @param locks each acquisition of the queue's {@code poll_lock}: the caller spun and pulled its
    *     line for these
    * @param lockedPs the time those acquisitions took, spin and line together
+   * @param busy requests the {@code requeue} fault injection returned {@code BLK_STS_RESOURCE} for:
+   *     blk-mq puts them back on the hardware queue's dispatch list
+   * @param requeued requests it gave to {@code blk_mq_requeue_request}: on the queue's requeue list
    */
   public record QueueBatch(
       List<Request> completed,
       boolean viaCompleteRequest,
       List<Timer> timers,
       List<SpinLock.Acquired> locks,
-      long lockedPs) {}
+      long lockedPs,
+      List<Request> busy,
+      List<Request> requeued) {}
 
   /** An hrtimer armed for {@code rq} on the calling CPU, firing at {@code firesAtPs}. */
   public record Timer(long firesAtPs, Request rq) {}
@@ -73,10 +78,14 @@ public final class NullBlk {
   private long polledRqs;
   private long completedRqs;
   private long timersArmed;
+  private FaultInjection requeue = FaultInjection.none();
+  private long busyRqs;
+  private long requeuedRqs;
 
   private static final class NullbQueue {
     final HctxType type;
     final ArrayDeque<Request> pollList = new ArrayDeque<>();
+    long requeueSelection;
 
     NullbQueue(HctxType type) {
       this.type = type;
@@ -146,6 +155,11 @@ public final class NullBlk {
     return settings;
   }
 
+  /** Arms the {@code requeue} fault injection of the module's parameter. */
+  public void injectRequeues(FaultInjection requeue) {
+    this.requeue = requeue;
+  }
+
   /**
    * {@code null_queue_rq} for a request already started ({@code blk_mq_start_request}): a poll
    * queue keeps it on its poll list; a default queue completes it as {@code irqmode} says.
@@ -179,11 +193,24 @@ public final class NullBlk {
     List<Request> completed = new ArrayList<>(0);
     List<Timer> timers = new ArrayList<>(0);
     List<SpinLock.Acquired> locks = new ArrayList<>(0);
+    List<Request> busy = new ArrayList<>(0);
+    List<Request> requeued = new ArrayList<>(0);
     boolean viaCompleteRequest = false;
     long locked = 0;
     long completionPs = settings.completionNsec() * 1000;
     for (int i = 0; i < rqs.size(); i++) {
       Request rq = rqs.get(i);
+      if (requeue.shouldFail(cpu)) {
+        // should_requeue_request: alternate blk-mq's busy path and the driver's requeue.
+        if ((++queues[hctx].requeueSelection & 1) == 1) {
+          busyRqs++;
+          busy.add(rq);
+        } else {
+          requeuedRqs++;
+          requeued.add(rq);
+        }
+        continue;
+      }
       Queued q = queueRq(hctx, rq);
       if (q == Queued.ON_POLL_LIST) {
         SpinLock.Acquired a =
@@ -198,7 +225,7 @@ public final class NullBlk {
         viaCompleteRequest |= q == Queued.COMPLETE_REQUEST;
       }
     }
-    return new QueueBatch(completed, viaCompleteRequest, timers, locks, locked);
+    return new QueueBatch(completed, viaCompleteRequest, timers, locks, locked, busy, requeued);
   }
 
   /** {@code null_poll} of {@code hctx} on {@code cpu} at {@code atPs}, under its poll_lock. */
@@ -235,6 +262,21 @@ public final class NullBlk {
     timersArmed--;
     completedRqs++;
     rq.markComplete();
+  }
+
+  /** Requests the requeue fault injection returned BLK_STS_RESOURCE for. */
+  public long busyRqs() {
+    return busyRqs;
+  }
+
+  /** Requests the requeue fault injection handed to blk_mq_requeue_request. */
+  public long requeuedRqs() {
+    return requeuedRqs;
+  }
+
+  /** Faults the requeue fault injection made: each a busy or a requeued request. */
+  public long requeueFaults() {
+    return requeue.failures();
   }
 
   /** Requests waiting on {@code hctx}'s poll list. */

@@ -147,7 +147,8 @@ public final class Generator {
       }
       int irqmode = -1;
       if (r.nextInt(100) < 40) {
-        irqmode = r.nextInt(3);
+        // Timers weigh double: the slow device is where polling, sleeping and Little's law meet.
+        irqmode = weighted(new int[] {25, 25, 50});
         opts.add(new Opt("nb:irqmode", String.valueOf(irqmode)));
       }
       if (r.nextInt(100) < (irqmode == 2 ? 80 : 10)) {
@@ -169,6 +170,17 @@ public final class Generator {
       }
       if (r.nextInt(100) < 5) {
         opts.add(new Opt("nb:gb", String.valueOf(pick(1, 16, 250))));
+      }
+      if (r.nextInt(100) < 8) {
+        // Fault injection: a share, a fixed number, every n-th, after a space; now and then a
+        // string the module refuses, or one that would turn every dispatch away.
+        String[] faults = {
+          "1,10,0,-1", "1,50,0,-1", "1,100,0,5", "3,100,0,-1", "2,30,100,-1", "1,10", "1,100,0,-1"
+        };
+        opts.add(new Opt("nb:requeue", faults[r.nextInt(faults.length)]));
+      }
+      if (r.nextInt(100) < 2) {
+        opts.add(new Opt("nb:timeout", "1,10,0,-1"));
       }
       return tags;
     }

@@ -114,7 +114,8 @@ final class Relations {
    */
   private Result doubleCpus(Case c) {
     int k = c.get("-n") == null ? 1 : Integer.parseInt(c.get("-n"));
-    if (2 * k > MAX_DOUBLED) {
+    if (2 * k > MAX_DOUBLED || c.get("nb:requeue") != null) {
+      // null_blk's fault attribute counts every CPU's calls: the CPUs share it.
       return Result.SKIP;
     }
     long runtimeUs = Math.min(Math.max(c.runtimeUs(), 1000), 8000 / (2L * k));
@@ -239,13 +240,17 @@ final class Relations {
   }
 
   /**
-   * The random sources of the model are the sbitmap's per-CPU allocation hints (random, as {@code
-   * sbitmap_init_node} draws them, and they decide which tag and word a request gets) and
-   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector). With one
-   * tag per hctx every hint is 0, so no source is active: the case is tried on one tag, on two
-   * seeds.
+   * The random sources of the model are null_blk's requeue= fault injection (skipped here when it
+   * draws), the sbitmap's per-CPU allocation hints (random, as {@code sbitmap_init_node} draws
+   * them, and they decide which tag and word a request gets) and t/io_uring's random offsets
+   * (drawn, but nothing in null_blk depends on the sector). With one tag per hctx every hint is 0,
+   * so no source is active: the case is tried on one tag, on two seeds.
    */
   private Result seedFree(Case c, Outcome ran) {
+    if (randomFaults(c.get("nb:requeue"))) {
+      // null_blk's requeue= fault injection draws from each CPU's stream: a random source.
+      return Result.SKIP;
+    }
     Case one = c.with("nb:hw_queue_depth", "1");
     Outcome a =
         ran.report().settings().nullBlk().hwQueueDepth() == 1 ? ran : sequential.run(one.args());
@@ -269,6 +274,15 @@ final class Relations {
             + other
             + " with no random source: "
             + Outcome.of(0, x, "", null).firstDifference(Outcome.of(0, y, "", null)));
+  }
+
+  /** Whether a fault-injection string draws random numbers: a probability between 0 and 100. */
+  private static boolean randomFaults(String attr) {
+    if (attr == null) {
+      return false;
+    }
+    String[] f = attr.split(",");
+    return f.length < 2 || !(f[1].strip().equals("0") || f[1].strip().equals("100"));
   }
 
   /** The output with the seed that the summary's first line names taken out. */

@@ -74,7 +74,14 @@ public final class Summary {
           h.maxInUse(),
           h.nrTags(),
           h.dispatched(),
-          h.noTag() == 0 ? "" : "; " + h.noTag() + " bios found no tag (REQ_NOWAIT: -EAGAIN)");
+          (h.noTag() == 0 ? "" : "; " + h.noTag() + " bios found no tag (REQ_NOWAIT: -EAGAIN)")
+              + (h.busy() + h.requeued() == 0
+                  ? ""
+                  : "; requeued by the driver: "
+                      + h.busy()
+                      + " BLK_STS_RESOURCE, "
+                      + h.requeued()
+                      + " blk_mq_requeue_request"));
     }
     for (RunResult.Worker w : res.workers()) {
       out.printf(

@@ -18,6 +18,8 @@ public final class HwCtx {
   private long dispatched;
   private long completed;
   private long noTag;
+  private long busyCount;
+  private long requeueCount;
 
   /**
    * @param index {@code hctx->queue_num}
@@ -77,6 +79,37 @@ public final class HwCtx {
   public void dispatched(Request rq) {
     rq.start();
     dispatched++;
+  }
+
+  /**
+   * A request the driver turned away ({@code BLK_STS_RESOURCE}, or {@code blk_mq_requeue_request})
+   * is idle again, its tag kept.
+   *
+   * @param busy whether it was {@code BLK_STS_RESOURCE} (back on the dispatch list) rather than a
+   *     requeue (the requeue list)
+   */
+  public void turnedAway(Request rq, boolean busy) {
+    rq.requeue();
+    if (busy) {
+      busyCount++;
+    } else {
+      requeueCount++;
+    }
+  }
+
+  /** kblockd dispatches a request turned away: {@code blk_mq_start_request} again. */
+  public void redispatched(Request rq) {
+    rq.start();
+  }
+
+  /** Requests the driver returned BLK_STS_RESOURCE for. */
+  public long busyCount() {
+    return busyCount;
+  }
+
+  /** Requests the driver gave to blk_mq_requeue_request. */
+  public long requeueCount() {
+    return requeueCount;
   }
 
   /**

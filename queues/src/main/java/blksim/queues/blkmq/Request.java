@@ -42,6 +42,17 @@ public final class Request {
     state = RqState.IN_FLIGHT;
   }
 
+  /**
+   * {@code __blk_mq_requeue_request}: back to idle, its tag kept, to be started again when blk-mq
+   * dispatches it next.
+   */
+  public void requeue() {
+    if (state != RqState.IN_FLIGHT) {
+      throw new IllegalStateException("request tag " + tag + " requeued while " + state);
+    }
+    state = RqState.IDLE;
+  }
+
   /** The driver completed it ({@code blk_mq_complete_request} or a poll). */
   public void markComplete() {
     if (state != RqState.IN_FLIGHT) {

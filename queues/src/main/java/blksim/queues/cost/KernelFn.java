@@ -74,6 +74,10 @@ public enum KernelFn implements CostId {
   QUEUE_IO("queue_io"),
   DM_WQ_WORK("dm_wq_work"),
   FIO_USER("fio (user space)"),
+  BLK_MQ_REQUEUE_REQUEST("blk_mq_requeue_request"),
+  BLK_MQ_BYPASS_INSERT("blk_mq_request_bypass_insert"),
+  BLK_MQ_REQUEUE_WORK("blk_mq_requeue_work"),
+  BLK_MQ_RUN_WORK("blk_mq_run_work_fn"),
   UNATTRIBUTED("[unattributed]");
 
   private final String symbol;

@@ -173,6 +173,10 @@ public final class PathCosts {
     set(KernelFn.QUEUE_IO, call + 3 * atomic + irq);
     set(KernelFn.DM_WQ_WORK, call + atomic + irq + 2 * l2);
     set(KernelFn.FIO_USER, p.scaledNs("fio_user_space"));
+    set(KernelFn.BLK_MQ_REQUEUE_REQUEST, 2 * call + 3 * atomic + irq + l2);
+    set(KernelFn.BLK_MQ_BYPASS_INSERT, call + 3 * atomic + l2);
+    set(KernelFn.BLK_MQ_REQUEUE_WORK, call + atomic + l2);
+    set(KernelFn.BLK_MQ_RUN_WORK, call + atomic + l2);
     lineTransferPs = ps(f.cachelineTransferNs());
     shortLockHoldPs = ps(atomic);
     slabListHoldPs = ps(2 * atomic + 4 * l2);
