@@ -6,9 +6,10 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.bio.Bio;
-import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.uring.EnterLoop;
+import blksim.queues.uring.EnterLoop.Phase;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
@@ -25,21 +26,10 @@ import java.util.TreeMap;
  * a ring without IOPOLL waits for completions that interrupts will bring.
  */
 final class SubmitterPath {
-  /** Consecutive polls that find nothing before the model is declared stuck. */
-  static final int MAX_EMPTY_POLLS = 1_000_000;
-
   private final CpuCore c;
+  private final EnterLoop loop;
   private final List<IoKiocb> submitting = new ArrayList<>();
   private final ArrayDeque<Group> groups = new ArrayDeque<>();
-  private boolean submitPhase;
-  private Submitter.EnterArgs args;
-  private int ret;
-  private int nrEvents;
-  private int emptyPolls;
-  private boolean inFlight;
-  private boolean sleeping;
-  private boolean woken;
-  private boolean exiting;
   private long exitedAtPs;
   private long freeAtPs;
 
@@ -47,24 +37,32 @@ final class SubmitterPath {
 
   SubmitterPath(CpuCore c) {
     this.c = c;
+    this.loop = new EnterLoop(c.self.name());
     this.iowq = new IoWqOwner(c);
   }
 
   /** The requests of one batch that go to one device (one hardware queue of it, for blk-mq). */
   private record Group(SimRef<BlockDevice.Command> to, List<IoKiocb> reqs, List<Bio> bios) {}
 
-  /** Handles a reply to the thread's chain of calls. */
+  /** Handles a reply to the thread's chain of calls: the answer to the phase it is in. */
   void handle(SimMessage m, Outbox out) {
-    inFlight = false;
     if (m instanceof BioSetCache.Allocated b) {
+      loop.answered(Phase.ALLOC_BIOS);
       onBiosAllocated(b, out);
     } else if (m instanceof BlockDevice.Submitted q) {
+      loop.answered(Phase.SUBMIT_BIOS);
       onBiosQueued(q, out);
     } else if (m instanceof BlockDevice.Polled p) {
+      loop.answered(Phase.POLL);
       onPolled(p, out);
+    } else if (m instanceof BioSetCache.Put p && loop.phase() == Phase.PUT_SUBMITTED) {
+      loop.answered(Phase.PUT_SUBMITTED);
+      nextGroup(p.atPs(), out);
     } else if (m instanceof BioSetCache.Put p) {
-      onBiosPut(p.atPs(), out);
+      loop.answered(Phase.PUT_POLLED);
+      afterPut(p.atPs(), out);
     } else if (m instanceof Cpu.Resume r) {
+      loop.answered(Phase.RETURN);
       onResume(r.atPs(), out);
     } else {
       throw new IllegalStateException("not a reply to the thread: " + m);
@@ -85,11 +83,10 @@ final class SubmitterPath {
 
   /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
   private void enter(long t, Outbox out) {
-    args = c.sub.enterArgs();
+    Submitter.EnterArgs args = c.sub.enterArgs();
+    loop.enter(args);
     t = iowq.lock(t);
     t += c.charge(CpuTime.SUBMIT, CpuPaths.ENTER_PATH, 1);
-    ret = 0;
-    nrEvents = 0;
     for (int i = 0; i < args.toSubmit(); i++) {
       IoKiocb req = c.ring.submitSqe();
       if (req == null) {
@@ -104,7 +101,7 @@ final class SubmitterPath {
       for (IoKiocb req : submitting) {
         c.ring.failRequest(req, -Submitter.EOPNOTSUPP);
       }
-      ret = n;
+      loop.submitted(n);
       submitting.clear();
       n = 0;
     }
@@ -114,6 +111,7 @@ final class SubmitterPath {
     }
     t += c.charge(CpuTime.SUBMIT, CpuPaths.SUBMIT_PATH, n);
     send(
+        Phase.ALLOC_BIOS,
         c.bioset,
         new BioSetCache.AllocBios(
             t,
@@ -143,9 +141,8 @@ final class SubmitterPath {
       g.bios().add(bio);
     }
     groups.addAll(byHctx.values());
-    ret = submitting.size();
+    loop.submitted(submitting.size());
     submitting.clear();
-    submitPhase = true;
     nextGroup(m.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, bios.size()), out);
   }
 
@@ -153,11 +150,14 @@ final class SubmitterPath {
   private void nextGroup(long t, Outbox out) {
     Group g = groups.peekFirst();
     if (g == null) {
-      submitPhase = false;
       afterSubmit(t, out);
       return;
     }
-    send(g.to(), new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios()), out);
+    send(
+        Phase.SUBMIT_BIOS,
+        g.to(),
+        new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios()),
+        out);
   }
 
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
@@ -185,13 +185,17 @@ final class SubmitterPath {
       nextGroup(t, out);
       return;
     }
-    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, put, c.biosetReplies), out);
+    send(
+        Phase.PUT_SUBMITTED,
+        c.bioset,
+        new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, put, c.biosetReplies),
+        out);
   }
 
   /** The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds. */
   void onWantsUringLock(Cpu.WantsUringLock m, Outbox out) {
     long t = iowq.wants(m, out);
-    if (t >= 0 && exiting && !inFlight) {
+    if (t >= 0 && loop.exiting() && !inFlight()) {
       poll(t, out);
     }
   }
@@ -202,36 +206,30 @@ final class SubmitterPath {
    * there are {@code min_complete}.
    */
   private void afterSubmit(long t, Outbox out) {
-    if (c.cfg.iopoll()) {
-      if (args.getEvents() && c.ring.cqEvents() == 0 && !c.ring.iopollListEmpty()) {
-        poll(iowq.relock(t, out), out);
-      } else {
-        leave(t, out);
-      }
-      return;
+    switch (loop.afterSubmit(c.cfg.iopoll(), c.ring)) {
+      case IOPOLL_CHECK -> poll(iowq.relock(t, out), out);
+      case RETURN -> leave(t, out);
+      case CQRING_WAIT -> cqringWait(t, out);
     }
-    cqringWait(t, out);
   }
 
   /** io_cqring_wait's loop: run task_work, then return or sleep. */
   private void cqringWait(long t, Outbox out) {
     t += c.runTaskWork();
-    if (!args.getEvents() || c.ring.cqEvents() >= args.toWait()) {
-      leave(t, out);
-      return;
+    switch (loop.cqringWait(c.ring)) {
+      case RETURN -> leave(t, out);
+      case HANG -> {
+        // The real tool hangs here until it is killed; the model stops the thread and says so.
+        Submitter.EnterArgs args = loop.args();
+        c.sub.hangInCqringWait(args.toWait(), c.ring.cqEvents(), loop.ret());
+        exitThread(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
+      }
+      case SLEEP -> {
+        t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
+        loop.to(Phase.SLEEP);
+        freeAtPs = t;
+      }
     }
-    if (c.ring.awaitingCompletion() == 0) {
-      // t/io_uring asked for more events than it has in flight (its s->inflight already holds the
-      // batch it submits, and to_wait adds the batch again: -d3 -s2 waits for 3 with 2 out). Only
-      // IOPOLL's io_iopoll_check gives up on an empty list; io_cqring_wait sleeps for good, and
-      // the real tool hangs there until it is killed. The model stops the thread and says so.
-      c.sub.hangInCqringWait(args.toWait(), c.ring.cqEvents(), ret);
-      exitThread(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
-      return;
-    }
-    t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
-    sleeping = true;
-    freeAtPs = t;
   }
 
   /**
@@ -240,21 +238,16 @@ final class SubmitterPath {
    * @return whether this woke it (the first time only)
    */
   boolean wakeIfSleeping() {
-    if (sleeping && !woken) {
-      woken = true;
-      return true;
-    }
-    return false;
+    return loop.wakeIfSleeping();
   }
 
   boolean woken() {
-    return woken;
+    return loop.woken();
   }
 
   /** The woken thread is switched back in when the interrupt is over, and waits on. */
   void wake(long t, Outbox out) {
-    sleeping = false;
-    woken = false;
+    loop.switchedIn();
     cqringWait(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
   }
 
@@ -267,7 +260,9 @@ final class SubmitterPath {
       return;
     }
     Bio bio = head.kiocbPrivate();
+    loop.teardownPolls();
     send(
+        Phase.POLL,
         CpuCore.diskOf(head, c.cfg).pollTo(bio.cookie()),
         new BlockDevice.PollBio(t, c.call(CpuTime.POLL), bio),
         out);
@@ -277,14 +272,11 @@ final class SubmitterPath {
   private void onPolled(BlockDevice.Polled m, Outbox out) {
     List<Bio> ended = m.ended();
     if (ended.isEmpty()) {
-      if (++emptyPolls >= MAX_EMPTY_POLLS) {
-        throw new InvariantBroken(
-            c.self.name() + ": " + emptyPolls + " polls in a row found nothing");
-      }
+      loop.foundNothing();
       afterPut(m.atPs() + c.charge(CpuTime.POLL, CpuPaths.EMPTY_POLL_PATH, 1), out);
       return;
     }
-    emptyPolls = 0;
+    loop.foundSome();
     Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
     for (Bio bio : ended) {
       IoKiocb req = (IoKiocb) bio.owner();
@@ -305,23 +297,20 @@ final class SubmitterPath {
       t += c.charger.charge(c.index, CpuTime.POLL, c.remoteCompletion, e.getValue().size());
       out.send(c.peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
     }
-    send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.biosetReplies), out);
-  }
-
-  private void onBiosPut(long t, Outbox out) {
-    if (submitPhase) {
-      nextGroup(t, out);
-    } else {
-      afterPut(t, out);
-    }
+    send(
+        Phase.PUT_POLLED,
+        c.bioset,
+        new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.biosetReplies),
+        out);
   }
 
   /** The end of io_do_iopoll: post CQEs for the completed prefix; poll again or return. */
   private void afterPut(long t, Outbox out) {
-    if (exiting) {
+    if (loop.exiting()) {
       c.ring.dropCompletedAtExit();
       if (c.ring.iopollListEmpty()) {
         freeAtPs = t;
+        loop.teardownIdle();
       } else {
         poll(t, out);
       }
@@ -331,11 +320,7 @@ final class SubmitterPath {
     int nr = flushed.posted();
     t += c.charge(CpuTime.POLL, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
     t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, flushed.elsewhere());
-    nrEvents += nr;
-    if (nr > 0) {
-      emptyPolls = 0;
-    }
-    if (nrEvents < args.toWait() && !c.ring.iopollListEmpty()) {
+    if (loop.pollAgain(nr, c.ring)) {
       poll(t, out);
     } else {
       leave(t, out);
@@ -344,7 +329,7 @@ final class SubmitterPath {
 
   private void leave(long t, Outbox out) {
     iowq.unlock(t, out);
-    send(c.self, new Cpu.Resume(t), out);
+    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
   }
 
   /** Back in user space: reap, then t/io_uring's rules. */
@@ -359,7 +344,7 @@ final class SubmitterPath {
       // A profile whose load is fio: its engine's own work per I/O, beyond t/io_uring's loop.
       t += c.charge(CpuTime.SUBMIT, KernelFn.FIO_USER, Math.max(thisReap, 0));
     }
-    switch (c.sub.entered(ret, thisReap)) {
+    switch (c.sub.entered(loop.ret(), thisReap)) {
       case ENTER -> enter(t, out);
       case PASS -> pass(t, out);
       case EXIT -> exitThread(t, out);
@@ -368,7 +353,7 @@ final class SubmitterPath {
 
   /** The thread ends; requests still in flight are reaped by the ring's teardown. */
   private void exitThread(long t, Outbox out) {
-    exiting = true;
+    loop.exit();
     exitedAtPs = t;
     freeAtPs = t;
     // Completions an interrupt queued as task_work while the thread was in user space: nobody
@@ -382,14 +367,14 @@ final class SubmitterPath {
     }
   }
 
-  private <M extends SimMessage> void send(SimRef<M> to, M message, Outbox out) {
-    inFlight = true;
+  private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
+    loop.to(call);
     out.send(to, message);
   }
 
   /** A call of the thread's is out: the CPU is busy with it until the reply comes back. */
   boolean inFlight() {
-    return inFlight;
+    return loop.phase().callOut();
   }
 
   /** From when the CPU is free of the thread's work (asleep, or ended). */
@@ -398,7 +383,7 @@ final class SubmitterPath {
   }
 
   boolean exiting() {
-    return exiting;
+    return loop.exiting();
   }
 
   long exitedAtPs() {
@@ -407,6 +392,9 @@ final class SubmitterPath {
 
   /** The thread ended and no request of its ring is left in the kernel. */
   boolean done() {
-    return exiting && !inFlight && c.ring.iopollListEmpty() && c.ring.awaitingCompletion() == 0;
+    return loop.exiting()
+        && !inFlight()
+        && c.ring.iopollListEmpty()
+        && c.ring.awaitingCompletion() == 0;
   }
 }
