@@ -103,14 +103,18 @@ final class CpuCore {
    * __blkdev_direct_IO_async's set-up of the request's bio: its range, its owner, its polling.
    *
    * @param cpu the CPU that submits it
+   * @param nowait REQ_NOWAIT: io_uring's inline issue, not io-wq's
    * @return where {@code submit_bio} sends it on that CPU
    */
   static SimRef<BlockDevice.Command> setUpBio(
-      blksim.queues.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu) {
+      blksim.queues.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu, boolean nowait) {
     bio.setRange(req.sqe().off() >> 9, req.sqe().len());
     bio.setOwner(req);
     if (cfg.iopoll()) {
       bio.setPolled();
+    }
+    if (nowait) {
+      bio.setNowait();
     }
     req.setKiocbPrivate(bio);
     return diskOf(req, cfg).submitTo(cpu, cfg.iopoll());

@@ -152,7 +152,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
     Bio bio = m.bios().get(0);
-    SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, index);
+    SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, index, false);
     long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
     out.send(
         to,

@@ -135,7 +135,7 @@ final class SubmitterPath {
     for (int i = 0; i < bios.size(); i++) {
       Bio bio = bios.get(i);
       IoKiocb req = submitting.get(i);
-      SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, req, c.cfg, c.index);
+      SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, req, c.cfg, c.index, true);
       Group g = byHctx.computeIfAbsent(to, h -> new Group(h, new ArrayList<>(), new ArrayList<>()));
       g.reqs().add(req);
       g.bios().add(bio);

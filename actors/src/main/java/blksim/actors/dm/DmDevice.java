@@ -35,7 +35,16 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
 
   /** Everything a DM device understands. */
   public sealed interface Command extends SimMessage
-      permits FromUpper, FromLower, FromBioSet, EndClones {}
+      permits FromUpper, FromLower, FromBioSet, EndClones, Suspend, Resume {}
+
+  /** {@code dmsetup suspend --noflush}: the device stops taking I/O. */
+  public record Suspend(long atPs) implements Command {}
+
+  /**
+   * {@code dmsetup resume}: the device takes I/O again and md->wq's worker, on {@code call}'s CPU,
+   * submits what was deferred; answered with {@link BlockDevice.Submitted} of those bios.
+   */
+  public record Resume(long atPs, Call call) implements Command {}
 
   /** A block-device command from a submitter, through this device's adapter. */
   public record FromUpper(BlockDevice.Command command) implements Command {
@@ -114,6 +123,8 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
         .on(FromLower.class, this::onLower)
         .on(FromBioSet.class, this::onBioSet)
         .on(EndClones.class, this::onEndClones)
+        .on(Suspend.class, (m, out) -> md.suspend())
+        .on(Resume.class, this::onResume)
         .build();
   }
 
@@ -121,6 +132,10 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
     if (m.command() instanceof BlockDevice.SubmitBio s) {
       DmCall op = start(new DmCall(DmCall.Kind.SUBMIT, s.call(), s.bios()));
       long t = s.atPs() + charge(op, SUBMIT_PATH, s.bios().size());
+      if (md.suspended()) {
+        blockedForSuspend(op, t, out);
+        return;
+      }
       allocClones(op, t, s.bios(), out);
     } else {
       BlockDevice.PollBio p = (BlockDevice.PollBio) m.command();
@@ -132,8 +147,9 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
         return;
       }
       long t = p.atPs() + charge(op, KernelFn.DM_POLL_BIO, 1);
-      if (op.polling.ioCount() > 1) {
-        // dm_poll_dm_io: the clone is still out; bio_poll it where its cookie says.
+      if (op.polling.ioCount() > 1 && op.polling.clone().cookie() != Bio.BLK_QC_T_NONE) {
+        // dm_poll_dm_io: the clone is still out; bio_poll it where its cookie says (none yet: the
+        // clone is not submitted below, and bio_poll returns 0).
         Bio clone = op.polling.clone();
         t += charge(op, KernelFn.BIO_POLL, 1);
         out.send(
@@ -143,6 +159,36 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
         afterPoll(op, t, out);
       }
     }
+  }
+
+  /** dm_submit_bio while DMF_BLOCK_IO_FOR_SUSPEND is set: nothing reaches the table. */
+  private void blockedForSuspend(DmCall op, long t, Outbox out) {
+    for (Bio orig : op.origs) {
+      if (md.blockedForSuspend(orig)) {
+        t += charge(op, KernelFn.QUEUE_IO, 1);
+      } else {
+        op.failed.add(orig);
+        t += charge(op, KernelFn.BIO_WOULDBLOCK_ERROR, 1);
+      }
+    }
+    finish(op, t, out);
+  }
+
+  /** dm_queue_flush's work: the kworker of the resuming CPU submits the deferred bios. */
+  private void onResume(Resume m, Outbox out) {
+    DmCall op = start(new DmCall(DmCall.Kind.SUBMIT, m.call(), List.of()));
+    List<Bio> origs = md.resume();
+    if (origs.isEmpty()) {
+      finish(op, m.atPs(), out);
+      return;
+    }
+    long t =
+        m.atPs()
+            + charge(op, KernelFn.TRY_TO_WAKE_UP, 1)
+            + charge(op, KernelFn.SCHEDULE, 1)
+            + charge(op, KernelFn.DM_WQ_WORK, origs.size())
+            + charge(op, SUBMIT_PATH, origs.size());
+    allocClones(op, t, origs, out);
   }
 
   private void onEndClones(EndClones m, Outbox out) {

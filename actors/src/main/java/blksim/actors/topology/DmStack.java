@@ -2,6 +2,7 @@ package blksim.actors.topology;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.Disk;
+import blksim.actors.cpu.DmSetup;
 import blksim.actors.dm.DmDevice;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.SimRef;
@@ -15,6 +16,7 @@ import blksim.queues.bio.BioSet;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.time.VirtualTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +98,37 @@ final class DmStack {
     }
   }
 
+  /**
+   * One dmsetup process per device with suspend events, on {@code cpu}, each event a suspend and
+   * its resume at their virtual times.
+   */
+  static List<DmSetup> setups(
+      BlksimSettings s,
+      Registry registry,
+      DmStack dms,
+      int cpu,
+      SimRef<BioSetCache.Command> bioset,
+      Map<Integer, SimRef<blksim.actors.cpu.Cpu.Command>> rings,
+      PathCosts costs) {
+    Map<Integer, SimRef<DmSetup.Command>> byMinor = new TreeMap<>();
+    List<DmSetup> all = new ArrayList<>();
+    for (DmSettings.Suspend e : s.dm().suspends()) {
+      SimRef<DmSetup.Command> ref = byMinor.get(e.minor());
+      if (ref == null) {
+        String name = DmSettings.name(e.minor());
+        ref = registry.reserve("cpu" + cpu + "-dmsetup-" + name);
+        DmSetup setup = new DmSetup(cpu, ref, dms.refs.get(name), bioset, rings, costs);
+        registry.bind(ref, setup);
+        all.add(setup);
+        byMinor.put(e.minor(), ref);
+      }
+      long at = VirtualTime.ps(e.atNs());
+      registry.initial(ref, new DmSetup.SuspendAt(at));
+      registry.initial(ref, new DmSetup.ResumeAt(at + VirtualTime.ps(e.forNs())));
+    }
+    return all;
+  }
+
   /** The devices' addresses by name, for the CPUs whose interrupts end their clones. */
   Map<String, SimRef<DmDevice.Command>> refs() {
     return Map.copyOf(refs);
@@ -126,7 +159,9 @@ final class DmStack {
               set.cacheHits(),
               set.mempoolAllocs(),
               md.requeues().get(MappedDevice.Requeue.POLLED_EAGAIN),
-              md.resubmitted()));
+              md.resubmitted(),
+              md.requeues().get(MappedDevice.Requeue.SUSPENDED_NOWAIT),
+              md.requeues().get(MappedDevice.Requeue.SUSPENDED_DEFERRED)));
     }
     return all;
   }

@@ -92,6 +92,34 @@ final class DmSupport {
       }
     }
     checkUse(s, tables);
+    checkSuspends(s, n);
+  }
+
+  /** Suspend events: polled I/O (io-wq's IOPOLL reissue), no timers, done before the run ends. */
+  private static void checkSuspends(BlksimSettings s, NullBlkSettings n) {
+    long lastEnd = -1;
+    for (DmSettings.Suspend e : s.dm().suspends()) {
+      String what = "blksim.dm.suspend of " + DmSettings.name(e.minor());
+      if (!s.ioUring().polled()) {
+        throw new ConfigError(what + " with -p0: io-wq's blocking reissue is not modelled yet");
+      }
+      if (n.irqmode() == NullBlkSettings.IrqMode.TIMER) {
+        throw new ConfigError(what + " with null_blk irqmode=2 is not modelled yet");
+      }
+      if (e.atNs() + e.forNs() >= s.run().runtimeNs()) {
+        throw new ConfigError(
+            what
+                + ": the resume at "
+                + (e.atNs() + e.forNs())
+                + " ns comes after the run's end at "
+                + s.run().runtimeNs()
+                + " ns: what it defers would never complete");
+      }
+      if (e.atNs() < lastEnd) {
+        throw new ConfigError(what + " at " + e.atNs() + " ns overlaps the suspend before it");
+      }
+      lastEnd = e.atNs() + e.forNs();
+    }
   }
 
   /** What files on DM devices may not do yet. */

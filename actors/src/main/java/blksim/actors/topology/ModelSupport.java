@@ -151,6 +151,15 @@ final class ModelSupport {
       used.forEach(h -> load.merge(h, u.depth(), Integer::sum));
     }
     int most = load.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    if (!s.dm().suspends().isEmpty()) {
+      // A suspended DM device turns io_uring's REQ_NOWAIT bios away: io-wq reissues them.
+      return freeCpus(
+              s,
+              plan,
+              u.threads() + 1,
+              "a DM suspend: each thread's io-wq worker and the" + " dmsetup process")
+          .subList(0, u.threads());
+    }
     if (most <= tags) {
       return List.of();
     }
@@ -208,6 +217,40 @@ final class ModelSupport {
               + " runs on a CPU with no submitter, one per thread; give the machine "
               + (plan.submitterCpus().size() + u.threads())
               + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
+    }
+    return free;
+  }
+
+  /**
+   * The CPU the dmsetup process of a DM suspend runs on: the first with no submitter and no io-wq
+   * worker, or -1 when there is no suspend.
+   */
+  static int dmsetupCpu(BlksimSettings s, Placement plan, List<Integer> workerCpus) {
+    if (s.dm().suspends().isEmpty()) {
+      return -1;
+    }
+    for (int cpu = 0; cpu < s.cpu().count(); cpu++) {
+      if (!plan.submitterCpus().contains(cpu) && !workerCpus.contains(cpu)) {
+        return cpu;
+      }
+    }
+    throw new IllegalStateException("no CPU left for dmsetup");
+  }
+
+  /** The first {@code n} CPUs with no submitter, or one line saying how many CPUs are needed. */
+  private static List<Integer> freeCpus(BlksimSettings s, Placement plan, int n, String forWhat) {
+    List<Integer> free = new ArrayList<>();
+    for (int cpu = 0; cpu < s.cpu().count() && free.size() < n; cpu++) {
+      if (!plan.submitterCpus().contains(cpu)) {
+        free.add(cpu);
+      }
+    }
+    if (free.size() < n) {
+      throw new ConfigError(
+          forWhat
+              + " run on CPUs with no submitter; give the machine "
+              + (plan.submitterCpus().size() + n)
+              + " CPUs with --cpus");
     }
     return free;
   }

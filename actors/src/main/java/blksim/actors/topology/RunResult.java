@@ -35,6 +35,8 @@ public record RunResult(
    * @param mempoolAllocs clones from io_bs's mempool and slab
    * @param requeuedPolledEagain polled originals requeued after their clone ended BLK_STS_AGAIN
    * @param resubmitted originals md->wq submitted again
+   * @param suspendedNowait REQ_NOWAIT bios turned away with -EAGAIN while suspended
+   * @param suspendedDeferred other bios deferred while suspended, until resume
    */
   public record Dm(
       String name,
@@ -43,7 +45,9 @@ public record RunResult(
       long cacheHits,
       long mempoolAllocs,
       long requeuedPolledEagain,
-      long resubmitted) {}
+      long resubmitted,
+      long suspendedNowait,
+      long suspendedDeferred) {}
 
   /**
    * A hardware queue's depth over the run.

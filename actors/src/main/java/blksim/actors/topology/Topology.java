@@ -4,6 +4,7 @@ import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.Disk;
 import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.CpuConfig;
+import blksim.actors.cpu.DmSetup;
 import blksim.actors.cpu.IoWqWorker;
 import blksim.actors.engine.Engine;
 import blksim.actors.engine.Registry;
@@ -47,6 +48,7 @@ public final class Topology {
   private final BioSetCache bioset;
   private final List<NullBlkDevice> devices = new ArrayList<>();
   private final DmStack dms;
+  private final List<DmSetup> dmsetups;
 
   private Topology(BlksimSettings s, StatusSink sink) {
     ModelSupport.Placement plan = ModelSupport.check(s);
@@ -193,6 +195,15 @@ public final class Topology {
         registry.bind(workerRef, worker);
       }
     }
+    dmsetups =
+        DmStack.setups(
+            s,
+            registry,
+            dms,
+            ModelSupport.dmsetupCpu(s, plan, workerCpus),
+            biosetRef,
+            cpuById,
+            costs);
     registry.bind(
         mainRef,
         new MainThread(
@@ -297,6 +308,10 @@ public final class Topology {
     }
     dms.mergeInto(ledger);
     dms.audit(books);
+    for (DmSetup d : dmsetups) {
+      ledger.merge(d.ledger());
+      d.audit(books);
+    }
     BioSet set = bioset.bioSet();
     return new RunResult(
         endPs,

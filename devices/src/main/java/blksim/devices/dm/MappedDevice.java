@@ -24,7 +24,11 @@ public final class MappedDevice {
   /** Why a bio was requeued. */
   public enum Requeue {
     /** A polled clone ended with {@code BLK_STS_AGAIN} (REQ_NOWAIT found no tag below). */
-    POLLED_EAGAIN
+    POLLED_EAGAIN,
+    /** A REQ_NOWAIT bio came while the device was suspended: {@code bio_wouldblock_error}. */
+    SUSPENDED_NOWAIT,
+    /** Any other bio came while the device was suspended: {@code queue_io}, until resume. */
+    SUSPENDED_DEFERRED
   }
 
   private final String name;
@@ -33,6 +37,8 @@ public final class MappedDevice {
   private final Map<Bio, DmIo> pollList = new IdentityHashMap<>();
   private final Map<Integer, ArrayDeque<Bio>> deferred = new java.util.TreeMap<>();
   private final Map<Requeue, Long> requeues = new EnumMap<>(Requeue.class);
+  private final ArrayDeque<Bio> heldForSuspend = new ArrayDeque<>();
+  private boolean suspended;
   private long pending;
   private long allocated;
   private long completed;
@@ -175,6 +181,49 @@ public final class MappedDevice {
     return q != null && !q.isEmpty();
   }
 
+  /**
+   * {@code __dm_suspend}: sets {@code DMF_BLOCK_IO_FOR_SUSPEND} (noflush: nothing is pushed back).
+   */
+  public void suspend() {
+    suspended = true;
+  }
+
+  /** Whether {@code DMF_BLOCK_IO_FOR_SUSPEND} is set. */
+  public boolean suspended() {
+    return suspended;
+  }
+
+  /**
+   * {@code dm_submit_bio} while suspended: a REQ_NOWAIT bio ends with {@code BLK_STS_AGAIN} ({@code
+   * bio_wouldblock_error}); any other goes on {@code md->deferred} ({@code queue_io}).
+   *
+   * @return whether it was deferred (else it ended, its status -EAGAIN)
+   */
+  public boolean blockedForSuspend(Bio orig) {
+    if (orig.nowait()) {
+      orig.setStatus(-EAGAIN);
+      requeues.merge(Requeue.SUSPENDED_NOWAIT, 1L, Long::sum);
+      return false;
+    }
+    heldForSuspend.addLast(orig);
+    requeues.merge(Requeue.SUSPENDED_DEFERRED, 1L, Long::sum);
+    return true;
+  }
+
+  /**
+   * {@code __dm_resume} → {@code dm_queue_flush}: the device takes I/O again, and md->wq's worker
+   * submits what was deferred.
+   *
+   * @return the deferred bios, in order
+   */
+  public List<Bio> resume() {
+    suspended = false;
+    List<Bio> all = new ArrayList<>(heldForSuspend);
+    heldForSuspend.clear();
+    resubmitted += all.size();
+    return all;
+  }
+
   /** {@code dm_table_find_target}. */
   private DmTable.Target findTarget(long sector) {
     for (DmTable.Target t : table.targets()) {
@@ -218,6 +267,7 @@ public final class MappedDevice {
     books.checkEqual(0, pending, name + ": dm_ios never completed (md->pending_io)");
     books.checkEqual(allocated, completed, name + ": dm_ios allocated vs completed");
     books.checkEqual(0, pollList.size(), name + ": dm_ios left on a polled bio's list");
+    books.checkEqual(0, heldForSuspend.size(), name + ": bios left deferred by a suspend");
     books.checkEqual(
         0,
         deferred.values().stream().mapToInt(ArrayDeque::size).sum(),

@@ -129,7 +129,14 @@ public final class Generator {
       knobs();
       long runtimeUs = runtimeUs(threads);
       opts.add(new Opt(Case.RUNTIME, runtimeUs + "us"));
-      return new Case(opts, files());
+      List<String> files = files();
+      if (dm && r.nextInt(100) < 25) {
+        // dmsetup suspend --noflush and resume in the run, mostly over before it ends.
+        long at = Math.max(1, runtimeUs / 4);
+        long span = r.nextInt(100) < 90 ? Math.max(1, runtimeUs / 4) : runtimeUs;
+        opts.add(new Opt("set:dm.suspend", "[\"dm-0 at " + at + "us for " + span + "us\"]"));
+      }
+      return new Case(opts, files);
     }
 
     /** null_blk's module parameters; returns the tags per hctx, for the depth's edges. */

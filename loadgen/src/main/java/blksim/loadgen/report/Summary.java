@@ -99,13 +99,20 @@ public final class Summary {
       out.printf(
           Locale.ROOT,
           "  dm          %s: %d dm_ios; clones from io_bs: %d from the per-CPU cache, %d from the"
-              + " mempool; requeued: %d polled BLK_STS_AGAIN, %d resubmitted by md->wq%n",
+              + " mempool; requeued: %d polled BLK_STS_AGAIN, %d resubmitted by md->wq%s%n",
           d.name(),
           d.dmIos(),
           d.cacheHits(),
           d.mempoolAllocs(),
           d.requeuedPolledEagain(),
-          d.resubmitted());
+          d.resubmitted(),
+          d.suspendedNowait() + d.suspendedDeferred() == 0
+              ? ""
+              : "; while suspended: "
+                  + d.suspendedNowait()
+                  + " REQ_NOWAIT bios -EAGAIN (to io-wq), "
+                  + d.suspendedDeferred()
+                  + " deferred until resume");
     }
     List<ProfileReport.Line> profile = ProfileReport.lines(r);
     out.printf(

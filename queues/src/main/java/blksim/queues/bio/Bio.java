@@ -16,6 +16,7 @@ public final class Bio {
   private boolean inUse;
   private boolean percpuCache;
   private boolean polled;
+  private boolean nowait;
   private long sector;
   private int sizeBytes;
   private int status;
@@ -32,6 +33,7 @@ public final class Bio {
     this.inUse = true;
     this.percpuCache = percpuCache;
     this.polled = false;
+    this.nowait = false;
     this.sector = 0;
     this.sizeBytes = 0;
     this.status = 0;
@@ -77,6 +79,18 @@ public final class Bio {
   /** {@code bio_set_polled}. */
   public void setPolled() {
     polled = true;
+  }
+
+  /**
+   * {@code REQ_NOWAIT}: io_uring's inline issue sets it ({@code IOCB_NOWAIT}); io-wq's blocking
+   * issue does not.
+   */
+  public boolean nowait() {
+    return nowait;
+  }
+
+  public void setNowait() {
+    nowait = true;
   }
 
   /** {@code bi_iter.bi_sector}, in 512-byte sectors. */

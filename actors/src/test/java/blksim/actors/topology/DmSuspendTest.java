@@ -1,0 +1,62 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.config.BlksimSettings;
+import blksim.config.ConfigError;
+import org.junit.jupiter.api.Test;
+
+/**
+ * dmsetup suspend --noflush and resume with polled I/O in flight: io_uring's REQ_NOWAIT bios are
+ * turned away with -EAGAIN and reissued by io-wq, whose blocking bios wait on md->deferred until
+ * the resume submits them; every I/O completes once.
+ */
+class DmSuspendTest {
+
+  private static BlksimSettings run(String... sets) {
+    return Runs.settings(
+        "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512,"
+            + " files = [\"/dev/dm-0\"] }\nblksim.dm.tables = [\"0 524288000 linear /dev/nullb0"
+            + " 0\"]\nblksim.cpu.count = 3\nblksim.run.runtime = 1ms",
+        sets);
+  }
+
+  @Test
+  void aSuspendShouldSendNowaitBiosToIoWqAndDeferTheRestUntilResume() {
+    RunResult r = Runs.sameOnBothEngines(run("dm.suspend=[\"dm-0 at 200us for 50us\"]"));
+    RunResult.Dm dm = r.dms().get(0);
+    assertTrue(dm.suspendedNowait() > 0, "REQ_NOWAIT bios came while suspended");
+    assertTrue(dm.suspendedDeferred() > 0, "io-wq's blocking reissues were deferred");
+    assertEquals(1, r.workers().size());
+    assertEquals(dm.suspendedNowait(), r.workers().get(0).punted(), "each -EAGAIN is one punt");
+    assertEquals(dm.suspendedDeferred(), dm.resubmitted(), "the resume submits what it deferred");
+    assertEquals(r.done(), r.submitters().get(0).completed(), "every I/O completed once");
+    assertEquals(0, dm.requeuedPolledEagain());
+  }
+
+  @Test
+  void aSuspendShouldCostWhatTheIoItHeldUpWouldHaveDone() {
+    RunResult plain = Runs.sameOnBothEngines(run());
+    RunResult held = Runs.sameOnBothEngines(run("dm.suspend=[\"dm-0 at 200us for 200us\"]"));
+    assertTrue(held.done() < plain.done(), held.done() + " vs " + plain.done());
+  }
+
+  @Test
+  void whatIsNotModelledOrCannotEndShouldBeRefused() {
+    refused("the run's end", "dm.suspend=[\"dm-0 at 900us for 200us\"]");
+    refused("-p0", "dm.suspend=[\"dm-0 at 200us for 50us\"]", "io-uring.polled=false");
+    refused("--cpus", "dm.suspend=[\"dm-0 at 200us for 50us\"]", "cpu.count=2");
+    refused("overlaps", "dm.suspend=[\"dm-0 at 200us for 50us\", \"dm-0 at 210us for 5us\"]");
+    refused("accepted '<dm-N> at <duration>", "dm.suspend=[\"dm-0 200us\"]");
+    refused("no such device dm-1", "dm.suspend=[\"dm-1 at 200us for 50us\"]");
+  }
+
+  private static void refused(String why, String... sets) {
+    ConfigError e =
+        assertThrows(
+            ConfigError.class, () -> Topology.build(run(sets), new TopologyTest.Recorder()));
+    assertTrue(e.getMessage().contains(why), e.getMessage());
+  }
+}
