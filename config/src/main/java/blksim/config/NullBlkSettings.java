@@ -8,6 +8,8 @@ package blksim.config;
  * @param gb {@code gb}, device size in GiB
  * @param requeue {@code requeue}, fault injection in {@code null_queue_rq}
  * @param timeout {@code timeout}, fault injection in {@code null_queue_rq}
+ * @param ioTimeoutNs the request timeout of the device's queue, {@code
+ *     /sys/block/nullbN/queue/io_timeout} (null_blk's tag set sets {@code 5 * HZ})
  */
 public record NullBlkSettings(
     int queueMode,
@@ -22,7 +24,8 @@ public record NullBlkSettings(
     boolean noSched,
     int homeNode,
     FaultAttr requeue,
-    FaultAttr timeout) {
+    FaultAttr timeout,
+    long ioTimeoutNs) {
 
   /** {@code enum null_irq_mode}: how a non-polled request completes. */
   public enum IrqMode {
@@ -52,7 +55,8 @@ public record NullBlkSettings(
         r.bool(p + "no-sched"),
         r.intIn(p + "home-node", -1, 1023),
         FaultAttr.parse("requeue", r.string(p + "requeue")),
-        FaultAttr.parse("timeout", r.string(p + "timeout")));
+        FaultAttr.parse("timeout", r.string(p + "timeout")),
+        r.durationNs("blksim.queue.io-timeout", 1000));
   }
 
   /** Device size in bytes. */

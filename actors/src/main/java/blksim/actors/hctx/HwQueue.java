@@ -289,7 +289,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     remoteFrees = 0;
     for (Request rq : rqs) {
       Bio bio = rq.bio();
-      bio.setStatus(0);
+      bio.setStatus(rq.error());
       ended.add(bio);
       if (leakOneTag) {
         leakOneTag = false;

@@ -182,13 +182,15 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   }
 
   private void onTimersExpired(TimersExpired m, Outbox out) {
+    int timedOut = 0;
     for (Request rq : m.rqs()) {
-      nullb.timerExpired(rq);
+      timedOut += nullb.timerExpired(rq) ? 1 : 0;
     }
     long t =
         m.atPs()
             + charger.charge(
-                m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMER_FN, m.rqs().size());
+                m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMER_FN, m.rqs().size() - timedOut)
+            + charger.charge(m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMEOUT_RQ, timedOut);
     out.send(hctxRefs.get(m.hctx()), new TimersEnded(t, m.exec(), m.rqs()));
   }
 

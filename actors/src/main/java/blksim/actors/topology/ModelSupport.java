@@ -54,9 +54,6 @@ final class ModelSupport {
               + " 100, times -1, interval 1): no I/O could complete; give a probability below"
               + " 100, a number of times, or an interval");
     }
-    unsupported(
-        n.timeout().enabled(),
-        "null_blk timeout (fault injection): requests left to blk-mq's 5 s timeout");
     unsupported(!u.hugetlbPath().isEmpty(), "-H " + u.hugetlbPath() + ": hugetlbfs buffers");
     unsupported(
         n.queueMode() != 2,
@@ -121,7 +118,8 @@ final class ModelSupport {
             n.noSched(),
             n.homeNode(),
             n.requeue(),
-            n.timeout());
+            n.timeout(),
+            n.ioTimeoutNs());
     DmSupport.check(s, clamped);
     return new Placement(cpuOf, files, clamped);
   }
@@ -180,6 +178,12 @@ final class ModelSupport {
           "DM with "
               + why
               + " and irqmode=2 (requeued bios waiting for tags on the default queue too)");
+      unsupported(
+          plan.nullBlk().timeout().enabled(),
+          "DM with "
+              + why
+              + " and null_blk timeout= (an IOPOLL ring spinning until blk-mq's timeout ends a"
+              + " requeued bio)");
       // md->wq resubmits one bio at a time and each completes in queue_rq, so a default queue runs
       // out only when more threads than it has tags resubmit to it at once.
       Map<String, Integer> resubmitters = new TreeMap<>();

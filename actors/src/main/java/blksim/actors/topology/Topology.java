@@ -81,6 +81,12 @@ public final class Topology {
             new FaultInjection(
                 nb.requeue(), cpu -> RandomStreams.of(s.run().seed(), owner + cpu), nrCpus));
       }
+      if (nb.timeout().enabled()) {
+        String owner = nullb.diskName() + "-timeout-cpu";
+        nullb.injectTimeouts(
+            new FaultInjection(
+                nb.timeout(), cpu -> RandomStreams.of(s.run().seed(), owner + cpu), nrCpus));
+      }
       nullbs.add(nullb);
       for (int h = 0; h < nullb.nrHwQueues(); h++) {
         hctxRefs.add(registry.reserve(nullb.diskName() + "-hctx" + h));

@@ -32,7 +32,12 @@ public final class NullBlk {
      */
     COMPLETE_REQUEST,
     /** irqmode=2: an hrtimer completes it {@code completion_nsec} later ({@link #timerExpired}). */
-    TIMER
+    TIMER,
+    /**
+     * The {@code timeout} fault injection picked it ({@code fake_timeout}): never completed;
+     * blk-mq's timeout ends it {@code io_timeout} later ({@link #timerExpired}).
+     */
+    FAKE_TIMEOUT
   }
 
   /**
@@ -79,6 +84,10 @@ public final class NullBlk {
   private long completedRqs;
   private long timersArmed;
   private FaultInjection requeue = FaultInjection.none();
+  private FaultInjection timeout = FaultInjection.none();
+  private final java.util.Set<Request> timingOut =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private long timedOutRqs;
   private long busyRqs;
   private long requeuedRqs;
 
@@ -155,6 +164,11 @@ public final class NullBlk {
     return settings;
   }
 
+  /** Arms the {@code timeout} fault injection of the module's parameter. */
+  public void injectTimeouts(FaultInjection timeout) {
+    this.timeout = timeout;
+  }
+
   /** Arms the {@code requeue} fault injection of the module's parameter. */
   public void injectRequeues(FaultInjection requeue) {
     this.requeue = requeue;
@@ -165,6 +179,15 @@ public final class NullBlk {
    * queue keeps it on its poll list; a default queue completes it as {@code irqmode} says.
    */
   public Queued queueRq(int hctx, Request rq) {
+    return queueRq(hctx, rq, false);
+  }
+
+  /**
+   * {@code null_queue_rq} as above, with {@code cmd->fake_timeout}: a poll queue keeps the request
+   * on its poll list all the same (5.18's {@code null_poll} completes it); a default queue leaves
+   * it to blk-mq's timeout.
+   */
+  private Queued queueRq(int hctx, Request rq, boolean fakeTimeout) {
     NullbQueue nq = queues[hctx];
     if (nq.type == HctxType.POLL) {
       nq.pollList.addLast(rq);
@@ -172,6 +195,11 @@ public final class NullBlk {
       return Queued.ON_POLL_LIST;
     }
     queuedRqs++;
+    if (fakeTimeout) {
+      timersArmed++;
+      timingOut.add(rq);
+      return Queued.FAKE_TIMEOUT;
+    }
     if (settings.irqmode() == NullBlkSettings.IrqMode.TIMER) {
       timersArmed++;
       return Queued.TIMER;
@@ -200,6 +228,7 @@ public final class NullBlk {
     long completionPs = settings.completionNsec() * 1000;
     for (int i = 0; i < rqs.size(); i++) {
       Request rq = rqs.get(i);
+      boolean fakeTimeout = timeout.shouldFail(cpu);
       if (requeue.shouldFail(cpu)) {
         // should_requeue_request: alternate blk-mq's busy path and the driver's requeue.
         if ((++queues[hctx].requeueSelection & 1) == 1) {
@@ -211,8 +240,10 @@ public final class NullBlk {
         }
         continue;
       }
-      Queued q = queueRq(hctx, rq);
-      if (q == Queued.ON_POLL_LIST) {
+      Queued q = queueRq(hctx, rq, fakeTimeout);
+      if (q == Queued.FAKE_TIMEOUT) {
+        timers.add(new Timer(startPs + (i + 1) * queueRqPs + settings.ioTimeoutNs() * 1000, rq));
+      } else if (q == Queued.ON_POLL_LIST) {
         SpinLock.Acquired a =
             pollLocks[hctx].acquire(
                 cpu, startPs + i * queueRqPs + locked, pollLockHoldPs, lineTransferPs);
@@ -254,14 +285,34 @@ public final class NullBlk {
     return nr;
   }
 
-  /** {@code null_cmd_timer_expired}: the request's timer fired; it completes. */
-  public void timerExpired(Request rq) {
+  /** ETIMEDOUT: what {@code blk_status_to_errno(BLK_STS_TIMEOUT)} gives. */
+  public static final int ETIMEDOUT = 110;
+
+  /**
+   * {@code null_cmd_timer_expired}: the request's timer fired; it completes. Or, for a request the
+   * timeout fault injection picked, blk-mq's timeout fired: {@code null_timeout_rq} completes it
+   * with {@code BLK_STS_TIMEOUT}.
+   *
+   * @return whether it timed out
+   */
+  public boolean timerExpired(Request rq) {
     if (timersArmed == 0) {
       throw new IllegalStateException("a timer expired with none armed");
     }
     timersArmed--;
     completedRqs++;
     rq.markComplete();
+    if (timingOut.remove(rq)) {
+      rq.setError(-ETIMEDOUT);
+      timedOutRqs++;
+      return true;
+    }
+    return false;
+  }
+
+  /** Requests blk-mq's timeout ended, after the timeout fault injection picked them. */
+  public long timedOutRqs() {
+    return timedOutRqs;
   }
 
   /** Requests the requeue fault injection returned BLK_STS_RESOURCE for. */

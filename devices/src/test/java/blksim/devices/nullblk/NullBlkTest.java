@@ -92,7 +92,8 @@ class NullBlkTest {
             false,
             -1,
             FaultAttr.NONE,
-            FaultAttr.NONE);
+            FaultAttr.NONE,
+            5_000_000_000L);
     Request rq2 = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq2);
     assertEquals(NullBlk.Queued.ENDED_INLINE, new NullBlk(0, none).queueRq(0, rq2));
@@ -111,7 +112,8 @@ class NullBlkTest {
             false,
             -1,
             FaultAttr.NONE,
-            FaultAttr.NONE);
+            FaultAttr.NONE,
+            5_000_000_000L);
     Request rq3 = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq3);
     NullBlk timed = new NullBlk(0, timer);

@@ -186,8 +186,11 @@ public final class Generator {
         };
         opts.add(new Opt("nb:requeue", faults[r.nextInt(faults.length)]));
       }
-      if (r.nextInt(100) < 2) {
-        opts.add(new Opt("nb:timeout", "1,10,0,-1"));
+      if (r.nextInt(100) < 4) {
+        opts.add(new Opt("nb:timeout", r.nextBoolean() ? "1,10,0,-1" : "1,100,20,1"));
+        if (r.nextBoolean()) {
+          opts.add(new Opt("set:queue.io-timeout", pick(5, 20, 100) + "us"));
+        }
       }
       return tags;
     }

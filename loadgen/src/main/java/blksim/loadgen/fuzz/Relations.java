@@ -114,7 +114,7 @@ final class Relations {
    */
   private Result doubleCpus(Case c) {
     int k = c.get("-n") == null ? 1 : Integer.parseInt(c.get("-n"));
-    if (2 * k > MAX_DOUBLED || c.get("nb:requeue") != null) {
+    if (2 * k > MAX_DOUBLED || c.get("nb:requeue") != null || c.get("nb:timeout") != null) {
       // null_blk's fault attribute counts every CPU's calls: the CPUs share it.
       return Result.SKIP;
     }
@@ -240,14 +240,15 @@ final class Relations {
   }
 
   /**
-   * The random sources of the model are null_blk's requeue= fault injection (skipped here when it
-   * draws), the sbitmap's per-CPU allocation hints (random, as {@code sbitmap_init_node} draws
-   * them, and they decide which tag and word a request gets) and t/io_uring's random offsets
-   * (drawn, but nothing in null_blk depends on the sector). With one tag per hctx every hint is 0,
-   * so no source is active: the case is tried on one tag, on two seeds.
+   * The random sources of the model are null_blk's requeue= and timeout= fault injection (skipped
+   * here when they draw), the sbitmap's per-CPU allocation hints (random, as {@code
+   * sbitmap_init_node} draws them, and they decide which tag and word a request gets) and
+   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector). With one
+   * tag per hctx every hint is 0, so no source is active: the case is tried on one tag, on two
+   * seeds.
    */
   private Result seedFree(Case c, Outcome ran) {
-    if (randomFaults(c.get("nb:requeue"))) {
+    if (randomFaults(c.get("nb:requeue")) || randomFaults(c.get("nb:timeout"))) {
       // null_blk's requeue= fault injection draws from each CPU's stream: a random source.
       return Result.SKIP;
     }

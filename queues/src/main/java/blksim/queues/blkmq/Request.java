@@ -14,6 +14,7 @@ public final class Request {
   private int cpu;
   private int lastCpu = -1;
   private Bio bio;
+  private int error;
 
   Request(int tag, int hctx) {
     this.tag = tag;
@@ -26,6 +27,7 @@ public final class Request {
     this.cpu = cpu;
     this.bio = bio;
     this.state = RqState.IDLE;
+    this.error = 0;
   }
 
   void free() {
@@ -51,6 +53,16 @@ public final class Request {
       throw new IllegalStateException("request tag " + tag + " requeued while " + state);
     }
     state = RqState.IDLE;
+  }
+
+  /** The error it completes with ({@code blk_status_to_errno}, negative), or 0. */
+  public int error() {
+    return error;
+  }
+
+  /** The driver ends it with {@code errno} (negative). */
+  public void setError(int errno) {
+    this.error = errno;
   }
 
   /** The driver completed it ({@code blk_mq_complete_request} or a poll). */

@@ -78,6 +78,7 @@ public enum KernelFn implements CostId {
   BLK_MQ_BYPASS_INSERT("blk_mq_request_bypass_insert"),
   BLK_MQ_REQUEUE_WORK("blk_mq_requeue_work"),
   BLK_MQ_RUN_WORK("blk_mq_run_work_fn"),
+  NULL_TIMEOUT_RQ("null_timeout_rq"),
   UNATTRIBUTED("[unattributed]");
 
   private final String symbol;

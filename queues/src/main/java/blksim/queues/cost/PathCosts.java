@@ -177,6 +177,7 @@ public final class PathCosts {
     set(KernelFn.BLK_MQ_BYPASS_INSERT, call + 3 * atomic + l2);
     set(KernelFn.BLK_MQ_REQUEUE_WORK, call + atomic + l2);
     set(KernelFn.BLK_MQ_RUN_WORK, call + atomic + l2);
+    set(KernelFn.NULL_TIMEOUT_RQ, 3 * call + atomic + 2 * l2);
     lineTransferPs = ps(f.cachelineTransferNs());
     shortLockHoldPs = ps(atomic);
     slabListHoldPs = ps(2 * atomic + 4 * l2);
