@@ -220,7 +220,7 @@ public final class NullBlk {
   public QueueBatch queueRqs(int hctx, List<Request> rqs, int cpu, long startPs, long queueRqPs) {
     List<Request> completed = new ArrayList<>(0);
     List<Timer> timers = new ArrayList<>(0);
-    List<SpinLock.Acquired> locks = new ArrayList<>(0);
+    List<SpinLock.Acquired> locks = new ArrayList<>(rqs.size());
     List<Request> busy = new ArrayList<>(0);
     List<Request> requeued = new ArrayList<>(0);
     boolean viaCompleteRequest = false;

@@ -37,8 +37,11 @@ public enum Contention implements CostId {
     return symbol;
   }
 
+  /** Contention ids follow the kernel functions in the ledger's arrays. */
+  private static final int OFFSET = KernelFn.values().length;
+
   @Override
   public int index() {
-    return KernelFn.values().length + ordinal();
+    return OFFSET + ordinal();
   }
 }
