@@ -49,6 +49,17 @@ final class DmCall {
     this.origs = origs;
   }
 
+  /** The answer to the call, at {@code t}: what ended, and (a submission) what was turned away. */
+  BlockDevice.Reply reply(long t) {
+    return switch (kind) {
+      case SUBMIT ->
+          new BlockDevice.Submitted(
+              t, origs.size() - failed.size(), List.copyOf(ended), List.copyOf(failed));
+      case POLL -> new BlockDevice.Polled(t, List.copyOf(ended));
+      case IRQ -> new BlockDevice.IrqEnded(t, List.copyOf(ended));
+    };
+  }
+
   /** A new round of submissions below (the first, or md->wq's): groups start afresh. */
   void newRound() {
     open.clear();

@@ -85,7 +85,6 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
   private final List<SimRef<BlockDevice.Reply>> lowerReplies = new ArrayList<>();
   private final List<SimRef<BioSetCache.Reply>> biosetReplies = new ArrayList<>();
   private final DmCall[] calls;
-  private long resubmissions;
 
   /**
    * @param ioBs the device's bio_set for dm_ios and their clones
@@ -131,7 +130,7 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
   private void onUpper(FromUpper m, Outbox out) {
     if (m.command() instanceof BlockDevice.SubmitBio s) {
       DmCall op = start(new DmCall(DmCall.Kind.SUBMIT, s.call(), s.bios()));
-      long t = s.atPs() + charge(op, SUBMIT_PATH, s.bios().size());
+      long t = s.atPs() + charge(op, DmPaths.SUBMIT_PATH, s.bios().size());
       if (md.suspended()) {
         blockedForSuspend(op, t, out);
         return;
@@ -187,7 +186,7 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
             + charge(op, KernelFn.TRY_TO_WAKE_UP, 1)
             + charge(op, KernelFn.SCHEDULE, 1)
             + charge(op, KernelFn.DM_WQ_WORK, origs.size())
-            + charge(op, SUBMIT_PATH, origs.size());
+            + charge(op, DmPaths.SUBMIT_PATH, origs.size());
     allocClones(op, t, origs, out);
   }
 
@@ -237,7 +236,7 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
       md.submitted(io);
       op.group(lowerDisk(io).submitTo(op.call.cpu(), io.clone().polled()), io.clone());
     }
-    t += charge(op, MAP_PATH, a.bios().size());
+    t += charge(op, DmPaths.MAP_PATH, a.bios().size());
     nextGroup(op, t, out);
   }
 
@@ -266,12 +265,13 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
    */
   private void resubmit(DmCall op, long t, Outbox out) {
     List<Bio> origs = md.takeDeferred(op.call.cpu());
-    resubmissions += origs.size();
     if (!op.resubmitting) {
       op.resubmitting = true;
       t += charge(op, KernelFn.TRY_TO_WAKE_UP, 1) + charge(op, KernelFn.SCHEDULE, 1);
     }
-    t += charge(op, KernelFn.DM_WQ_WORK, origs.size()) + charge(op, SUBMIT_PATH, origs.size());
+    t +=
+        charge(op, KernelFn.DM_WQ_WORK, origs.size())
+            + charge(op, DmPaths.SUBMIT_PATH, origs.size());
     allocClones(op, t, origs, out);
   }
 
@@ -322,7 +322,7 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
 
   /** dm_io_complete: the clone is freed with the io; the original ends, or is requeued. */
   private long complete(DmCall op, DmIo io) {
-    long ps = charge(op, COMPLETE_PATH, 1);
+    long ps = charge(op, DmPaths.COMPLETE_PATH, 1);
     op.toPut.add(io.clone());
     if (md.complete(io, op.call.cpu()) == MappedDevice.Completion.REQUEUED) {
       return ps + charge(op, KernelFn.QUEUE_IO, 1);
@@ -356,18 +356,7 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
       throw new InvariantBroken(
           name() + ": a resubmitted bio ended -EAGAIN outside a submission (not modelled)");
     }
-    BlockDevice.Reply reply =
-        switch (op.kind) {
-          case SUBMIT ->
-              new BlockDevice.Submitted(
-                  t,
-                  op.origs.size() - op.failed.size(),
-                  List.copyOf(op.ended),
-                  List.copyOf(op.failed));
-          case POLL -> new BlockDevice.Polled(t, List.copyOf(op.ended));
-          case IRQ -> new BlockDevice.IrqEnded(t, List.copyOf(op.ended));
-        };
-    out.send(op.call.replyTo(), reply);
+    out.send(op.call.replyTo(), op.reply(t));
   }
 
   private DmCall start(DmCall op) {
@@ -395,32 +384,8 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
     return charger.charge(op.call.cpu(), op.call.what(), fns, calls);
   }
 
-  /** An original's way in: submit_bio_noacct and __submit_bio of a bio-based disk, per bio. */
-  private static final KernelFn[] SUBMIT_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT, KernelFn.BIO_QUEUE_ENTER, KernelFn.DM_SUBMIT_BIO
-  };
-
-  /** From the clone allocated to its remapped submission, per bio. */
-  private static final KernelFn[] MAP_PATH = {
-    KernelFn.DM_ALLOC_IO,
-    KernelFn.BIO_CLONE,
-    KernelFn.BIO_ASSOCIATE_BLKG,
-    KernelFn.LINEAR_MAP,
-    KernelFn.DM_START_IO_ACCT
-  };
-
-  /** dm_io_complete with its accounting, per io. */
-  private static final KernelFn[] COMPLETE_PATH = {
-    KernelFn.DM_IO_COMPLETE, KernelFn.DM_END_IO_ACCT
-  };
-
   public MappedDevice md() {
     return md;
-  }
-
-  /** Originals md->wq submitted again. */
-  public long resubmissions() {
-    return resubmissions;
   }
 
   public CostLedger ledger() {

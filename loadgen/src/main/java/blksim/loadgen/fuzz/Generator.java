@@ -23,25 +23,8 @@ public final class Generator {
   /** The CPU profiles of reference.conf. */
   static final List<String> PROFILES = List.of("begunkov-2021", "xeon-gold-6154", "zen2-3970x");
 
-  /** The profiles of DM boxes, drawn for DM cases too. */
-  static final List<String> DM_PROFILES =
-      List.of("begunkov-2021", "xeon-gold-6154", "zen2-3970x", "snitzer-2022");
-
   /** The named kernels of {@code --kernel}. */
   static final List<String> KERNELS = List.of("5.15", "5.16");
-
-  /** The named kernels that differ from those only in device mapper: drawn for DM cases. */
-  static final List<String> DM_KERNELS = List.of("5.15", "5.16", "5.18", "5.19");
-
-  /** Seed 002's patches, which change only device mapper: drawn for DM cases. */
-  static final Set<Patch> DM_PATCHES =
-      Set.of(
-          Patch.DM_CLONE_PERCPU_CACHE,
-          Patch.DM_IO_BIOSET_PERCPU_CACHE,
-          Patch.DM_PERCPU_CACHE_ONLY_IF_POLL);
-
-  /** Sectors of the smallest null_blk device a case can have (gb=1). */
-  static final long GIB_SECTORS = 1L << 21;
 
   /** The most CPUs a generated machine has. */
   static final int MAX_CPUS = 64;
@@ -253,10 +236,10 @@ public final class Generator {
     private void kernel() {
       Set<String> patches = new LinkedHashSet<>();
       for (Patch p : Patch.values()) {
-        if (DM_PATCHES.contains(p) && !dm) {
+        if (DmTables.PATCHES.contains(p) && !dm) {
           continue;
         }
-        if (r.nextInt(100) < (DM_PATCHES.contains(p) ? 40 : 20)) {
+        if (r.nextInt(100) < (DmTables.PATCHES.contains(p) ? 40 : 20)) {
           patches.add(p.key());
         }
       }
@@ -264,11 +247,11 @@ public final class Generator {
         opts.add(new Opt("--patch", String.join(",", patches)));
       }
       if (r.nextInt(100) < 20) {
-        List<String> kernels = dm ? DM_KERNELS : KERNELS;
+        List<String> kernels = dm ? DmTables.KERNELS : KERNELS;
         opts.add(new Opt("--kernel", kernels.get(r.nextInt(kernels.size()))));
       }
       if (r.nextInt(100) < 30) {
-        List<String> profiles = dm ? DM_PROFILES : PROFILES;
+        List<String> profiles = dm ? DmTables.PROFILES : PROFILES;
         opts.add(new Opt("--profile", profiles.get(r.nextInt(profiles.size()))));
       }
     }
@@ -348,36 +331,8 @@ public final class Generator {
       int nrDm = devices > 1 && r.nextInt(100) < 25 ? 2 : 1;
       for (int d = 0; d < nrDm; d++) {
         String dev = "/dev/nullb" + d;
-        long half = GIB_SECTORS / 2;
-        String table =
-            switch (weighted(new int[] {50, 25, 15, 10})) {
-              case 0 -> "0 " + GIB_SECTORS + " linear " + dev + " 0";
-              case 1 ->
-                  "0 "
-                      + half
-                      + " linear "
-                      + dev
-                      + " "
-                      + half
-                      + ";"
-                      + half
-                      + " "
-                      + half
-                      + " linear "
-                      + dev
-                      + " 0";
-              case 2 ->
-                  "0 1024 linear "
-                      + dev
-                      + " 0;1024 1024 linear "
-                      + dev
-                      + " 4096;2048 "
-                      + (GIB_SECTORS - 2048)
-                      + " linear "
-                      + dev
-                      + " 2048";
-              default -> badTable(dev);
-            };
+        int kind = weighted(new int[] {50, 25, 15, 10});
+        String table = kind < 3 ? DmTables.good(kind, dev) : DmTables.bad(r.nextInt(8), dev);
         opts.add(new Opt("dm:" + d, table));
       }
       int n = weighted(new int[] {75, 25}) == 0 ? 1 : between(2, 3);
@@ -387,20 +342,6 @@ public final class Generator {
         files.add(x < 3 ? "/dev/dm-" + nrDm : x < 6 ? "/dev/nullb0" : "/dev/dm-" + r.nextInt(nrDm));
       }
       return files;
-    }
-
-    /** A table the kernel refuses, each field's way. */
-    private String badTable(String dev) {
-      return switch (r.nextInt(8)) {
-        case 0 -> "1 " + GIB_SECTORS + " linear " + dev + " 0";
-        case 1 -> "0 0 linear " + dev + " 0";
-        case 2 -> "0 " + GIB_SECTORS + " striped 2 8 " + dev + " 0";
-        case 3 -> "0 " + GIB_SECTORS + " linear " + dev;
-        case 4 -> "0 " + GIB_SECTORS + " linear " + dev + " x";
-        case 5 -> "0 " + GIB_SECTORS + " linear /dev/sda 0";
-        case 6 -> "0 " + GIB_SECTORS + " linear " + dev + " " + (1L << 40);
-        default -> "0 1000 linear " + dev + " 0;2000 1000 linear " + dev + " 0";
-      };
     }
 
     private void flag(String name, int percent, int value) {
