@@ -72,7 +72,7 @@ public record DmSettings(List<DmTable> tables, int ioBsSlabObjects, List<Suspend
         throw new ConfigError("blksim.dm.suspend = '" + event + "': " + d + " is negative");
       }
       return ns;
-    } catch (com.typesafe.config.ConfigException e) {
+    } catch (com.typesafe.config.ConfigException | ArithmeticException e) {
       throw new ConfigError(
           "blksim.dm.suspend = '" + event + "': " + d + " is not a duration, e.g. 50us");
     }

@@ -56,7 +56,23 @@ public record NullBlkSettings(
         r.intIn(p + "home-node", -1, 1023),
         FaultAttr.parse("requeue", r.string(p + "requeue")),
         FaultAttr.parse("timeout", r.string(p + "timeout")),
-        r.durationNs("blksim.queue.io-timeout", 1000));
+        ioTimeout(r));
+  }
+
+  /**
+   * The longest request timeout accepted: an hour, the model's picoseconds stay far from overflow.
+   */
+  static final long MAX_IO_TIMEOUT_NS = 3_600_000_000_000L;
+
+  private static long ioTimeout(SettingsReader r) {
+    long ns = r.durationNs("blksim.queue.io-timeout", 1000);
+    if (ns > MAX_IO_TIMEOUT_NS) {
+      throw new ConfigError(
+          "blksim.queue.io-timeout = "
+              + ns
+              + " ns is out of range: accepted 1us to 1h (null_blk's default is 5s)");
+    }
+    return ns;
   }
 
   /** Device size in bytes. */

@@ -141,8 +141,9 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
       DmCall op = start(new DmCall(DmCall.Kind.POLL, p.call(), List.of(p.bio())));
       op.polling = md.pollIo(p.bio());
       if (op.polling == null) {
-        // Requeued, no longer polled: bio_poll sees BLK_QC_T_NONE and returns 0.
-        finish(op, p.atPs(), out);
+        // Requeued, no longer polled: bio_poll sees BLK_QC_T_NONE and returns 0. What this CPU
+        // deferred while the device was suspended is md->wq's to submit now.
+        nextGroup(op, p.atPs(), out);
         return;
       }
       long t = p.atPs() + charge(op, KernelFn.DM_POLL_BIO, 1);
@@ -246,7 +247,8 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
       out.send(g.to(), new BlockDevice.SubmitBio(t, lowerCall(op), g.clones()));
       return;
     }
-    if (md.hasDeferred(op.call.cpu())) {
+    if (md.hasDeferred(op.call.cpu()) && !md.suspended()) {
+      // dm_wq_work stops while DMF_BLOCK_IO_FOR_SUSPEND is set: the bios wait for the resume.
       resubmit(op, t, out);
       return;
     }

@@ -22,6 +22,12 @@ final class DmSupport {
   private DmSupport() {}
 
   /**
+   * The longest suspend: an IOPOLL ring spins on the requests it holds, and a million polls in a
+   * row that find nothing is what the model calls stuck.
+   */
+  static final long MAX_SUSPEND_NS = 10_000_000;
+
+  /**
    * Checks every table against the null_blk devices, and the run's use of them.
    *
    * @throws ConfigError naming the device, the line and what is accepted
@@ -91,6 +97,19 @@ final class DmSupport {
         }
       }
     }
+    for (int minor = 0; minor < tables.size(); minor++) {
+      long bytes = tables.get(minor).sectors() * 512;
+      if (u.files().contains("/dev/" + DmSettings.name(minor)) && bytes / u.blockSize() <= 1) {
+        // t/io_uring's setup_file: max_blocks <= 1.
+        throw new ConfigError(
+            DmSettings.name(minor)
+                + ": "
+                + bytes
+                + " bytes hold at most one -b "
+                + u.blockSize()
+                + " read: t/io_uring says 'Zero file/device size?' and exits");
+      }
+    }
     checkUse(s, tables);
     checkSuspends(s, n);
   }
@@ -106,12 +125,23 @@ final class DmSupport {
       if (n.irqmode() == NullBlkSettings.IrqMode.TIMER) {
         throw new ConfigError(what + " with null_blk irqmode=2 is not modelled yet");
       }
-      if (e.atNs() + e.forNs() >= s.run().runtimeNs()) {
+      if (e.forNs() > MAX_SUSPEND_NS) {
         throw new ConfigError(
             what
-                + ": the resume at "
-                + (e.atNs() + e.forNs())
-                + " ns comes after the run's end at "
+                + " for "
+                + e.forNs()
+                + " ns: a suspend of more than "
+                + MAX_SUSPEND_NS / 1_000_000
+                + " ms (an IOPOLL ring spinning through it) is not modelled yet");
+      }
+      if (e.atNs() >= s.run().runtimeNs() || e.forNs() >= s.run().runtimeNs() - e.atNs()) {
+        throw new ConfigError(
+            what
+                + ": the resume, "
+                + e.forNs()
+                + " ns after the suspend at "
+                + e.atNs()
+                + " ns, comes after the run's end at "
                 + s.run().runtimeNs()
                 + " ns: what it defers would never complete");
       }

@@ -29,6 +29,9 @@ final class ModelSupport {
   /** A device-mapper disk's name: dm- and its minor. */
   private static final Pattern DM = Pattern.compile("/dev/dm-(0|[1-9][0-9]{0,9})");
 
+  /** The most faults in a row of every dispatch that a run is let to spend its time on. */
+  static final int MAX_FAULTS_IN_A_ROW = 100_000;
+
   /** The largest block size sent as one bio (below null_blk's default max_sectors of 255). */
   static final int MAX_BLOCK_SIZE = 65536;
 
@@ -47,12 +50,15 @@ final class ModelSupport {
     unsupported(u.syncIo(), "-S1: synchronous preadv2");
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
     if (n.requeue().probability() == 100
-        && n.requeue().times() == -1
-        && n.requeue().interval() <= 1) {
+        && n.requeue().interval() <= 1
+        && (n.requeue().times() == -1 || n.requeue().times() > MAX_FAULTS_IN_A_ROW)) {
       throw new ConfigError(
-          "null_blk requeue=: every dispatch of every request turned away, for ever (probability"
-              + " 100, times -1, interval 1): no I/O could complete; give a probability below"
-              + " 100, a number of times, or an interval");
+          "null_blk requeue=: every dispatch turned away "
+              + (n.requeue().times() == -1 ? "for ever" : n.requeue().times() + " times")
+              + " (probability 100, interval 1) before any I/O completes: no I/O could complete;"
+              + " give a probability below 100, an interval, or at most "
+              + MAX_FAULTS_IN_A_ROW
+              + " times");
     }
     unsupported(!u.hugetlbPath().isEmpty(), "-H " + u.hugetlbPath() + ": hugetlbfs buffers");
     unsupported(
@@ -149,17 +155,19 @@ final class ModelSupport {
       used.forEach(h -> load.merge(h, u.depth(), Integer::sum));
     }
     int most = load.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-    if (!s.dm().suspends().isEmpty()) {
-      // A suspended DM device turns io_uring's REQ_NOWAIT bios away: io-wq reissues them.
-      return freeCpus(
-              s,
-              plan,
-              u.threads() + 1,
-              "a DM suspend: each thread's io-wq worker and the" + " dmsetup process")
-          .subList(0, u.threads());
-    }
+    boolean suspend = !s.dm().suspends().isEmpty();
+    // A suspended DM device turns io_uring's REQ_NOWAIT bios away: io-wq reissues them.
+    List<Integer> forSuspend =
+        suspend
+            ? freeCpus(
+                    s,
+                    plan,
+                    u.threads() + 1,
+                    "a DM suspend: each thread's io-wq worker and the dmsetup process")
+                .subList(0, u.threads())
+            : List.of();
     if (most <= tags) {
-      return List.of();
+      return forSuspend;
     }
     String why =
         most
@@ -173,40 +181,11 @@ final class ModelSupport {
     if (!rawShort) {
       // Only DM clones can find no tag: DM requeues them (dm_handle_requeue), io-wq never sees
       // them.
-      unsupported(
-          plan.nullBlk().irqmode() == NullBlkSettings.IrqMode.TIMER,
-          "DM with "
-              + why
-              + " and irqmode=2 (requeued bios waiting for tags on the default queue too)");
-      unsupported(
-          plan.nullBlk().timeout().enabled(),
-          "DM with "
-              + why
-              + " and null_blk timeout= (an IOPOLL ring spinning until blk-mq's timeout ends a"
-              + " requeued bio)");
-      // md->wq resubmits one bio at a time and each completes in queue_rq, so a default queue runs
-      // out only when more threads than it has tags resubmit to it at once.
-      Map<String, Integer> resubmitters = new TreeMap<>();
-      for (int t = 0; t < cfgs.size(); t++) {
-        Set<String> read = new TreeSet<>();
-        for (Disk disk : cfgs.get(t).files()) {
-          if (disk.isBioBased()) {
-            read.addAll(disk.hwQueues(plan.submitterCpus().get(t), false));
-          }
-        }
-        read.forEach(h -> resubmitters.merge(h, 1, Integer::sum));
-      }
-      int racing = resubmitters.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-      unsupported(
-          racing > tags,
-          "DM with "
-              + why
-              + ", requeued by "
-              + racing
-              + " threads at once onto a default queue of "
-              + tags
-              + " tags (a requeued bio ending -EAGAIN, reissued by io-wq)");
-      return List.of();
+      dmShortOfTags(plan, cfgs, why, tags);
+      return forSuspend;
+    }
+    if (suspend) {
+      return forSuspend;
     }
     List<Integer> free = new ArrayList<>();
     for (int cpu = 0; cpu < s.cpu().count() && free.size() < u.threads(); cpu++) {
@@ -223,6 +202,43 @@ final class ModelSupport {
               + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
     }
     return free;
+  }
+
+  /** When only DM clones can find no tag: what of their requeue is not modelled yet. */
+  private static void dmShortOfTags(Placement plan, List<CpuConfig> cfgs, String why, int tags) {
+    unsupported(
+        plan.nullBlk().irqmode() == NullBlkSettings.IrqMode.TIMER,
+        "DM with "
+            + why
+            + " and irqmode=2 (requeued bios waiting for tags on the default queue too)");
+    unsupported(
+        plan.nullBlk().timeout().enabled(),
+        "DM with "
+            + why
+            + " and null_blk timeout= (an IOPOLL ring spinning until blk-mq's timeout ends a"
+            + " requeued bio)");
+    // md->wq resubmits one bio at a time and each completes in queue_rq, so a default queue runs
+    // out only when more threads than it has tags resubmit to it at once.
+    Map<String, Integer> resubmitters = new TreeMap<>();
+    for (int t = 0; t < cfgs.size(); t++) {
+      Set<String> read = new TreeSet<>();
+      for (Disk disk : cfgs.get(t).files()) {
+        if (disk.isBioBased()) {
+          read.addAll(disk.hwQueues(plan.submitterCpus().get(t), false));
+        }
+      }
+      read.forEach(h -> resubmitters.merge(h, 1, Integer::sum));
+    }
+    int racing = resubmitters.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    unsupported(
+        racing > tags,
+        "DM with "
+            + why
+            + ", requeued by "
+            + racing
+            + " threads at once onto a default queue of "
+            + tags
+            + " tags (a requeued bio ending -EAGAIN, reissued by io-wq)");
   }
 
   /**

@@ -44,6 +44,23 @@ class DmSuspendTest {
   }
 
   @Test
+  void requeuedBiosShouldWaitForTheResumeToo() {
+    // -d128 on 8 tags: polled clones find no tag, are requeued, and md->wq may not run until
+    // resume.
+    RunResult r =
+        Runs.sameOnBothEngines(
+            run(
+                "io-uring.depth=128",
+                "null-blk.hw-queue-depth=8",
+                "cpu.count=4",
+                "run.runtime=4ms",
+                "dm.suspend=[\"dm-0 at 200us for 2ms\"]"));
+    RunResult.Dm dm = r.dms().get(0);
+    assertTrue(dm.requeuedPolledEagain() > 0);
+    assertEquals(r.done(), r.submitters().get(0).completed(), "every I/O completed once");
+  }
+
+  @Test
   void whatIsNotModelledOrCannotEndShouldBeRefused() {
     refused("the run's end", "dm.suspend=[\"dm-0 at 900us for 200us\"]");
     refused("-p0", "dm.suspend=[\"dm-0 at 200us for 50us\"]", "io-uring.polled=false");
@@ -51,6 +68,15 @@ class DmSuspendTest {
     refused("overlaps", "dm.suspend=[\"dm-0 at 200us for 50us\", \"dm-0 at 210us for 5us\"]");
     refused("accepted '<dm-N> at <duration>", "dm.suspend=[\"dm-0 200us\"]");
     refused("no such device dm-1", "dm.suspend=[\"dm-1 at 200us for 50us\"]");
+    refused("more than 10 ms", "run.runtime=100ms", "dm.suspend=[\"dm-0 at 1ms for 30ms\"]");
+    refused("the run's end", "dm.suspend=[\"dm-0 at 9223372036854775807ns for 50us\"]");
+    refused(
+        "requeued by 3 threads",
+        "io-uring.threads=3",
+        "io-uring.depth=16",
+        "cpu.count=8",
+        "null-blk.hw-queue-depth=2",
+        "dm.suspend=[\"dm-0 at 200us for 50us\"]");
   }
 
   private static void refused(String why, String... sets) {

@@ -166,6 +166,9 @@ public final class MappedDevice {
    * polled.
    */
   public List<Bio> takeDeferred(int cpu) {
+    if (suspended) {
+      throw new InvariantBroken(name + ": md->wq submitted deferred bios while suspended");
+    }
     ArrayDeque<Bio> q = deferred.getOrDefault(cpu, new ArrayDeque<>());
     List<Bio> all = new ArrayList<>(q);
     q.clear();

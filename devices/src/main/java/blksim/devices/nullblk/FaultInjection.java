@@ -40,7 +40,8 @@ public final class FaultInjection {
     if (attr.probability() == 0 || times == 0) {
       return false;
     }
-    if (space > 0) {
+    if (space > 1) {
+      // space > size, with size 1: null_blk asks for one request at a time.
       space--;
       return false;
     }
