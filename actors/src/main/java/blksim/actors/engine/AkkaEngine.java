@@ -2,7 +2,9 @@ package blksim.actors.engine;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Behavior;
 import akka.actor.typed.DispatcherSelector;
+import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import blksim.config.EngineSettings;
 import com.typesafe.config.Config;
@@ -38,6 +40,23 @@ public final class AkkaEngine implements Engine {
     this.config = ConfigFactory.parseString(QUIET).withFallback(config);
   }
 
+  /**
+   * The guardian spawns the clock and one actor per component, and starts the clock. (A method, not
+   * a lambda block: google-java-format 1.28 and 2.0, which Spotless picks on JDK 17 and 25, lay out
+   * a block lambda passed as the sole argument differently.)
+   */
+  private static Behavior<Void> guardian(
+      ActorContext<Void> ctx, Registry registry, CompletableFuture<EngineRun> result) {
+    DispatcherSelector sim = DispatcherSelector.fromConfig(EngineSettings.DISPATCHER_PATH);
+    ActorRef<Clock.Command> clock = ctx.spawn(Clock.create(result), "clock", sim);
+    List<ActorRef<? extends SimMessage>> actors = new ArrayList<>();
+    for (int id = 0; id < registry.size(); id++) {
+      actors.add(spawn(ctx, clock, registry.component(id), id, sim));
+    }
+    clock.tell(new Clock.Start(actors, registry.initialMessages()));
+    return Behaviors.empty();
+  }
+
   @Override
   public EngineRun run(Registry registry) {
     // SLF4J must be initialised before Akka's threads log, or it prints a "replay" warning.
@@ -45,20 +64,7 @@ public final class AkkaEngine implements Engine {
     CompletableFuture<EngineRun> result = new CompletableFuture<>();
     ActorSystem<Void> system =
         ActorSystem.create(
-            Behaviors.setup(
-                ctx -> {
-                  DispatcherSelector sim =
-                      DispatcherSelector.fromConfig(EngineSettings.DISPATCHER_PATH);
-                  ActorRef<Clock.Command> clock = ctx.spawn(Clock.create(result), "clock", sim);
-                  List<ActorRef<? extends SimMessage>> actors = new ArrayList<>();
-                  for (int id = 0; id < registry.size(); id++) {
-                    actors.add(spawn(ctx, clock, registry.component(id), id, sim));
-                  }
-                  clock.tell(new Clock.Start(actors, registry.initialMessages()));
-                  return Behaviors.empty();
-                }),
-            "blksim",
-            config);
+            Behaviors.setup(ctx -> guardian(ctx, registry, result)), "blksim", config);
     try {
       return result.get();
     } catch (InterruptedException e) {
@@ -79,7 +85,7 @@ public final class AkkaEngine implements Engine {
   }
 
   private static <M extends SimMessage> ActorRef<M> spawn(
-      akka.actor.typed.javadsl.ActorContext<Void> ctx,
+      ActorContext<Void> ctx,
       ActorRef<Clock.Command> clock,
       Component<M> component,
       int id,

@@ -64,36 +64,10 @@ public final class Cli {
     cmd.addSubcommand("fuzz", new FuzzCommand(out, err));
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
-    cmd.setParameterExceptionHandler(
-        (ex, a) -> {
-          String name = ex.getCommandLine().getCommandName();
-          err.println(
-              ("blksim".equals(name) ? "blksim" : "blksim " + name)
-                  + ": "
-                  + firstLine(ex.getMessage())
-                  + accepted(ex.getCommandLine()));
-          return ExitStatus.USAGE.code();
-        });
-    cmd.setExecutionExceptionHandler(
-        (ex, c, parsed) -> {
-          if (ex instanceof CommandLine.ParameterException pe) {
-            err.println("blksim " + c.getCommandName() + ": " + firstLine(pe.getMessage()));
-            return ExitStatus.USAGE.code();
-          }
-          if (ex instanceof ConfigError) {
-            err.println(ex.getMessage());
-            return ExitStatus.USAGE.code();
-          }
-          if (ex instanceof InvariantBroken) {
-            err.println("blksim: invariant broken: " + ex.getMessage());
-            return ExitStatus.BOOKS.code();
-          }
-          err.println("blksim: internal error: " + ex);
-          if (System.getenv("BLKSIM_TRACE") != null) {
-            ex.printStackTrace(err);
-          }
-          return ExitStatus.INTERNAL.code();
-        });
+    // Handlers as methods, not block lambdas: google-java-format 1.28 and 2.0 (JDK 17 and 25) lay
+    // out a block lambda passed as the sole argument differently.
+    cmd.setParameterExceptionHandler((ex, a) -> badParameter(ex, err));
+    cmd.setExecutionExceptionHandler((ex, c, parsed) -> failed(ex, c, err));
     int code = cmd.execute(effective);
     out.flush();
     for (ExitStatus s : ExitStatus.values()) {
@@ -147,6 +121,36 @@ public final class Cli {
                 + " got "
                 + args.get(0));
     }
+  }
+
+  private static int badParameter(CommandLine.ParameterException ex, PrintStream err) {
+    String name = ex.getCommandLine().getCommandName();
+    err.println(
+        ("blksim".equals(name) ? "blksim" : "blksim " + name)
+            + ": "
+            + firstLine(ex.getMessage())
+            + accepted(ex.getCommandLine()));
+    return ExitStatus.USAGE.code();
+  }
+
+  private static int failed(Exception ex, CommandLine c, PrintStream err) {
+    if (ex instanceof CommandLine.ParameterException pe) {
+      err.println("blksim " + c.getCommandName() + ": " + firstLine(pe.getMessage()));
+      return ExitStatus.USAGE.code();
+    }
+    if (ex instanceof ConfigError) {
+      err.println(ex.getMessage());
+      return ExitStatus.USAGE.code();
+    }
+    if (ex instanceof InvariantBroken) {
+      err.println("blksim: invariant broken: " + ex.getMessage());
+      return ExitStatus.BOOKS.code();
+    }
+    err.println("blksim: internal error: " + ex);
+    if (System.getenv("BLKSIM_TRACE") != null) {
+      ex.printStackTrace(err);
+    }
+    return ExitStatus.INTERNAL.code();
   }
 
   private static String firstLine(String s) {

@@ -39,12 +39,12 @@ public final class ProfileReport {
     long totalPs = byFn.values().stream().mapToLong(a -> a[0]).sum();
     double ios = Math.max(1, r.completed());
     List<Line> lines = new ArrayList<>();
-    byFn.forEach(
-        (fn, a) -> {
-          if (a[0] > 0) {
-            lines.add(new Line(fn, a[0] / 1000.0 / ios, (double) a[0] / totalPs, a[1] / ios));
-          }
-        });
+    for (Map.Entry<String, long[]> e : byFn.entrySet()) {
+      long[] a = e.getValue();
+      if (a[0] > 0) {
+        lines.add(new Line(e.getKey(), a[0] / 1000.0 / ios, (double) a[0] / totalPs, a[1] / ios));
+      }
+    }
     lines.sort(Comparator.comparingDouble(Line::nsPerIo).reversed().thenComparing(Line::function));
     return lines;
   }
