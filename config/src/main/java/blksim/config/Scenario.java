@@ -43,16 +43,29 @@ public final class Scenario {
 
   /** Adds one {@code --set path=value} override; {@code blksim.} may be left out of the path. */
   public Scenario set(String assignment) {
+    return set(assignment, "--set");
+  }
+
+  /**
+   * Adds one override given by {@code option} ({@code --set}, {@code --a-set}, {@code --b-set}),
+   * which its messages name.
+   */
+  public Scenario set(String assignment, String option) {
     int eq = assignment.indexOf('=');
     if (eq <= 0) {
       throw new ConfigError(
-          "--set " + assignment + ": expected path=value, e.g. --set blksim.io-uring.depth=64");
+          option
+              + " "
+              + assignment
+              + ": expected path=value, e.g. "
+              + option
+              + " blksim.io-uring.depth=64");
     }
     String path = assignment.substring(0, eq).trim();
     if (!path.startsWith("blksim.") && !path.startsWith("akka.")) {
       path = "blksim." + path;
     }
-    return hocon(path + " = " + assignment.substring(eq + 1), "--set " + assignment);
+    return hocon(path + " = " + assignment.substring(eq + 1), option + " " + assignment);
   }
 
   /**

@@ -29,6 +29,8 @@ class BadInputTest {
         "io_uring -d32 /dev/dm-0                                | /dev/dm-0: no such device",
         "io_uring -d32 --profile zen9 /dev/nullb0               | known begunkov-2021",
         "compare -- io_uring -d32 /dev/nullb0                   | give --patch LIST",
+        "compare --a-set nokey -- io_uring -d32 /dev/nullb0     | --a-set nokey: expected path=value",
+        "compare --b-set io-uring.dept=4 -- io_uring /dev/nullb0 | --b-set io-uring.dept=4: 1: unknown key",
         "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --profile",
         "compare --patch bio-init-compound -- io_uring -Q1      | Unknown option: '-Q1'",
         "compare --patch bio-init-compound -- fio job.fio       | must start with io_uring or run",

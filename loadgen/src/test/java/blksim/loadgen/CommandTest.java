@@ -158,6 +158,9 @@ class CommandTest {
             .startsWith(
                 "blksim io_uring [options] -- [filenames]\n -d <int>  : IO Depth, default 128\n"),
         h.out());
+    for (String option : new String[] {"--cpus", "--taskset", "--profile", "--kernel", "--patch"}) {
+      assertTrue(h.out().contains("\n " + option + " "), option + " in io_uring -h");
+    }
     Blksim top = Blksim.run("--help");
     assertEquals(0, top.status());
     assertTrue(

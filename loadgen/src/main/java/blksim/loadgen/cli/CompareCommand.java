@@ -1,5 +1,6 @@
 package blksim.loadgen.cli;
 
+import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import blksim.config.Scenario;
 import blksim.loadgen.report.CompareReport;
@@ -92,23 +93,25 @@ public final class CompareCommand implements Callable<Integer> {
     }
     List<String> args = runArgs.isEmpty() ? Arrays.asList(Cli.DEFAULT_ARGS) : runArgs;
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-    CompareReport.Variant a =
-        new CompareReport.Variant(
-            "A (baseline)",
-            Runner.run(variant(args, aSets, List.of(), List.of()).settings(), quiet));
-    List<CompareReport.Variant> alone = new ArrayList<>();
+    // Every side's settings are read before anything runs: a bad --b-set is found at once.
+    BlksimSettings aSettings = variant(args, aSets, List.of(), List.of()).settings();
+    List<BlksimSettings> aloneSettings = new ArrayList<>();
     if (patches.size() > 1) {
       for (String p : patches) {
-        alone.add(
-            new CompareReport.Variant(
-                "A + " + p,
-                Runner.run(variant(args, aSets, List.of(p), List.of()).settings(), quiet)));
+        aloneSettings.add(variant(args, aSets, List.of(p), List.of()).settings());
       }
     }
+    BlksimSettings bSettings = variant(args, List.of(), patches, bSets).settings();
+    CompareReport.Variant a =
+        new CompareReport.Variant("A (baseline)", Runner.run(aSettings, quiet));
+    List<CompareReport.Variant> alone = new ArrayList<>();
+    for (int i = 0; i < aloneSettings.size(); i++) {
+      alone.add(
+          new CompareReport.Variant(
+              "A + " + patches.get(i), Runner.run(aloneSettings.get(i), quiet)));
+    }
     String bLabel = patches.isEmpty() ? "B" : "B (A + " + String.join(", ", patches) + ")";
-    CompareReport.Variant b =
-        new CompareReport.Variant(
-            bLabel, Runner.run(variant(args, List.of(), patches, bSets).settings(), quiet));
+    CompareReport.Variant b = new CompareReport.Variant(bLabel, Runner.run(bSettings, quiet));
     CompareReport.print(a, alone, b, out);
     if (json != null) {
       try {
@@ -139,8 +142,8 @@ public final class CompareCommand implements Callable<Integer> {
     s.option("blksim.kernel.preset", kernel, "--kernel");
     s.option("blksim.engine.kind", engine, "--engine");
     sets.forEach(s::set);
-    sideSets.forEach(s::set);
-    moreSets.forEach(s::set);
+    sideSets.forEach(a -> s.set(a, "--a-set"));
+    moreSets.forEach(b -> s.set(b, "--b-set"));
     if (!addPatches.isEmpty()) {
       s.addPatches(addPatches);
     }
