@@ -30,6 +30,8 @@ class BadInputTest {
         "io_uring -d32 --profile zen9 /dev/nullb0               | known begunkov-2021",
         "compare -- io_uring -d32 /dev/nullb0                   | give --patch LIST",
         "compare --a-set nokey -- io_uring -d32 /dev/nullb0     | --a-set nokey: expected path=value",
+        "io_uring -d32 --json /nonexistent/dir/x.json /dev/nullb0 | --json /nonexistent/dir/x.json: cannot write: no such directory",
+        "compare --json /nonexistent/x.json --patch bio-init-compound -- io_uring /dev/nullb0 | --json /nonexistent/x.json: cannot write",
         "compare --b-set io-uring.dept=4 -- io_uring /dev/nullb0 | --b-set io-uring.dept=4: 1: unknown key",
         "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --profile",
         "compare --patch bio-init-compound -- io_uring -Q1      | Unknown option: '-Q1'",

@@ -93,6 +93,7 @@ public final class CompareCommand implements Callable<Integer> {
     }
     List<String> args = runArgs.isEmpty() ? Arrays.asList(Cli.DEFAULT_ARGS) : runArgs;
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+    JsonTarget.check(json);
     // Every side's settings are read before anything runs: a bad --b-set is found at once.
     BlksimSettings aSettings = variant(args, aSets, List.of(), List.of()).settings();
     List<BlksimSettings> aloneSettings = new ArrayList<>();

@@ -34,6 +34,7 @@ final class Runner {
       PrintStream out,
       PrintStream err,
       Consumer<RunReport> reports) {
+    JsonTarget.check(json);
     RunReport r = run(settings, out);
     if (settings.ioUring().trackLatencies()) {
       for (RunResult.Submitter sub : r.result().submitters()) {
