@@ -92,6 +92,18 @@ public final class CompareCommand implements Callable<Integer> {
           "blksim compare: give --patch LIST, or --a-set/--b-set, to say how B differs from A");
     }
     List<String> args = runArgs.isEmpty() ? Arrays.asList(Cli.DEFAULT_ARGS) : runArgs;
+    for (String a : args) {
+      for (String option : new String[] {"--json", "--patch"}) {
+        if (a.equals(option) || a.startsWith(option + "=")) {
+          // After --, an option would be the run's, on both sides: not what compare means.
+          throw new ConfigError(
+              "blksim compare: "
+                  + option
+                  + " after -- would apply to A and B alike; give it before --, as compare's"
+                  + (option.equals("--patch") ? " (B's patches)" : " (the comparison's JSON)"));
+        }
+      }
+    }
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     JsonTarget.check(json);
     // Every side's settings are read before anything runs: a bad --b-set is found at once.
