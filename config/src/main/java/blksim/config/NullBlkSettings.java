@@ -75,6 +75,47 @@ public record NullBlkSettings(
     return ns;
   }
 
+  /**
+   * These parameters with the queue counts null_blk applies ({@code null_validate_conf} clamps them
+   * to {@code nr_cpu_ids}).
+   */
+  public NullBlkSettings withQueues(int submit, int poll) {
+    return new NullBlkSettings(
+        queueMode,
+        submit,
+        poll,
+        hwQueueDepth,
+        irqmode,
+        completionNsec,
+        bs,
+        gb,
+        nrDevices,
+        noSched,
+        homeNode,
+        requeue,
+        timeout,
+        ioTimeoutNs);
+  }
+
+  /** These parameters with {@code irqmode} instead. */
+  public NullBlkSettings withIrqmode(IrqMode mode) {
+    return new NullBlkSettings(
+        queueMode,
+        submitQueues,
+        pollQueues,
+        hwQueueDepth,
+        mode,
+        completionNsec,
+        bs,
+        gb,
+        nrDevices,
+        noSched,
+        homeNode,
+        requeue,
+        timeout,
+        ioTimeoutNs);
+  }
+
   /** Device size in bytes. */
   public long sizeBytes() {
     return (long) gb << 30;

@@ -111,21 +111,8 @@ final class ModelSupport {
     }
     // null_blk clamps its queue counts to nr_cpu_ids (null_init / null_validate_conf).
     NullBlkSettings clamped =
-        new NullBlkSettings(
-            n.queueMode(),
-            Math.min(n.submitQueues(), cpus.count()),
-            Math.min(n.pollQueues(), cpus.count()),
-            n.hwQueueDepth(),
-            n.irqmode(),
-            n.completionNsec(),
-            n.bs(),
-            n.gb(),
-            n.nrDevices(),
-            n.noSched(),
-            n.homeNode(),
-            n.requeue(),
-            n.timeout(),
-            n.ioTimeoutNs());
+        n.withQueues(
+            Math.min(n.submitQueues(), cpus.count()), Math.min(n.pollQueues(), cpus.count()));
     DmSupport.check(s, clamped);
     return new Placement(cpuOf, files, clamped);
   }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.config.BlksimSettings;
-import blksim.config.FaultAttr;
 import blksim.config.NullBlkSettings;
 import blksim.queues.blkmq.HctxType;
 import blksim.queues.blkmq.HwCtx;
@@ -78,42 +77,12 @@ class NullBlkTest {
         NullBlk.Queued.COMPLETE_REQUEST, softirq.queueRq(0, rq), "irqmode=1 is the default");
     assertEquals(RqState.COMPLETE, rq.state());
 
-    NullBlkSettings none =
-        new NullBlkSettings(
-            2,
-            1,
-            1,
-            64,
-            NullBlkSettings.IrqMode.NONE,
-            0,
-            512,
-            250,
-            1,
-            false,
-            -1,
-            FaultAttr.NONE,
-            FaultAttr.NONE,
-            5_000_000_000L);
+    NullBlkSettings none = defaults.withIrqmode(NullBlkSettings.IrqMode.NONE);
     Request rq2 = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq2);
     assertEquals(NullBlk.Queued.ENDED_INLINE, new NullBlk(0, none).queueRq(0, rq2));
 
-    NullBlkSettings timer =
-        new NullBlkSettings(
-            2,
-            1,
-            1,
-            64,
-            NullBlkSettings.IrqMode.TIMER,
-            0,
-            512,
-            250,
-            1,
-            false,
-            -1,
-            FaultAttr.NONE,
-            FaultAttr.NONE,
-            5_000_000_000L);
+    NullBlkSettings timer = defaults.withIrqmode(NullBlkSettings.IrqMode.TIMER);
     Request rq3 = hctx.allocRequest(0, null, 0);
     hctx.dispatched(rq3);
     NullBlk timed = new NullBlk(0, timer);
