@@ -13,7 +13,9 @@ public record BooksSettings(Break breakOnPurpose) {
     /** A bio is dropped on its way back to the cache or slab. */
     LEAK_BIO,
     /** A tag is never given back to the hardware queue. */
-    LEAK_TAG
+    LEAK_TAG,
+    /** A hardware queue throws as it ends its 100,000th request: the run must end, exit 3. */
+    THROW
   }
 
   static BooksSettings from(SettingsReader r) {

@@ -28,7 +28,9 @@ public final class AkkaEngine implements Engine {
           + "akka.log-dead-letters = off\n"
           + "akka.log-dead-letters-during-shutdown = off\n"
           + "akka.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
-          + "akka.jvm-shutdown-hooks = off\n";
+          + "akka.jvm-shutdown-hooks = off\n"
+          // a fatal error in an actor must end the run with one line, not the JVM (docs/model.md 2)
+          + "akka.jvm-exit-on-fatal-error = off\n";
 
   private final Config config;
 
@@ -53,7 +55,7 @@ public final class AkkaEngine implements Engine {
     for (int id = 0; id < registry.size(); id++) {
       actors.add(spawn(ctx, clock, registry.component(id), id, sim));
     }
-    clock.tell(new Clock.Start(actors, registry.initialMessages()));
+    clock.tell(new Clock.Start(actors, registry.initialMessages(), registry));
     return Behaviors.empty();
   }
 
@@ -62,9 +64,16 @@ public final class AkkaEngine implements Engine {
     // SLF4J must be initialised before Akka's threads log, or it prints a "replay" warning.
     LoggerFactory.getILoggerFactory();
     CompletableFuture<EngineRun> result = new CompletableFuture<>();
-    ActorSystem<Void> system =
-        ActorSystem.create(
-            Behaviors.setup(ctx -> guardian(ctx, registry, result)), "blksim", config);
+    ActorSystem<Void> system;
+    try {
+      system =
+          ActorSystem.create(
+              Behaviors.setup(ctx -> guardian(ctx, registry, result)), "blksim", config);
+    } catch (RuntimeException e) {
+      throw RunAborted.engineFailed("the actor system did not start", e);
+    }
+    // If the guardian or the clock dies, the system stops; nothing else would complete the run.
+    system.getWhenTerminated().thenRun(() -> result.completeExceptionally(stoppedEarly()));
     try {
       return result.get();
     } catch (InterruptedException e) {
@@ -82,6 +91,10 @@ public final class AkkaEngine implements Engine {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().join();
     }
+  }
+
+  private static RunAborted stoppedEarly() {
+    return RunAborted.engineFailed("the actor system stopped before the run ended", null);
   }
 
   private static <M extends SimMessage> ActorRef<M> spawn(

@@ -27,7 +27,8 @@ public final class Clock extends AbstractBehavior<Clock.Command> {
    *
    * @param actors the component actors, indexed as in the registry
    */
-  public record Start(List<ActorRef<? extends SimMessage>> actors, List<Sent> initial)
+  public record Start(
+      List<ActorRef<? extends SimMessage>> actors, List<Sent> initial, Registry registry)
       implements Command {}
 
   /** A component handled the message delivered to it and sent these, in order. */
@@ -39,6 +40,7 @@ public final class Clock extends AbstractBehavior<Clock.Command> {
   private final EventQueue queue = new EventQueue();
   private final CompletableFuture<Engine.EngineRun> result;
   private List<ActorRef<? extends SimMessage>> actors = List.of();
+  private Guard guard;
   private long delivered;
 
   public static Behavior<Command> create(CompletableFuture<Engine.EngineRun> result) {
@@ -61,6 +63,7 @@ public final class Clock extends AbstractBehavior<Clock.Command> {
 
   private Behavior<Command> onStart(Start start) {
     actors = List.copyOf(start.actors());
+    guard = new Guard(start.registry());
     return push(start.initial());
   }
 
@@ -69,7 +72,8 @@ public final class Clock extends AbstractBehavior<Clock.Command> {
   }
 
   private Behavior<Command> onFailed(Failed failed) {
-    result.completeExceptionally(failed.cause());
+    result.completeExceptionally(
+        RunAborted.componentFailed(failed.component(), queue.lastTimePs(), failed.cause()));
     return Behaviors.stopped();
   }
 
@@ -83,6 +87,12 @@ public final class Clock extends AbstractBehavior<Clock.Command> {
     }
     SimMessage next = (SimMessage) queue.pop();
     delivered++;
+    try {
+      guard.delivered(queue);
+    } catch (RunAborted stuck) {
+      result.completeExceptionally(stuck);
+      return Behaviors.stopped();
+    }
     tell(actors.get(queue.lastTarget()), next);
     return this;
   }

@@ -2,6 +2,7 @@ package blksim.actors.engine;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /**
  * The components of a run and the messages that start it. A component's address is reserved before
@@ -11,6 +12,7 @@ public final class Registry {
   private final List<String> names = new ArrayList<>();
   private final List<Component<?>> components = new ArrayList<>();
   private final List<Sent> initial = new ArrayList<>();
+  private final Interruption interruption = new Interruption();
 
   /** Reserves the next address. */
   public <M extends SimMessage> SimRef<M> reserve(String name) {
@@ -34,6 +36,24 @@ public final class Registry {
   /** Adds a message that starts the run. */
   public <M extends SimMessage> void initial(SimRef<M> to, M message) {
     initial.add(new Sent(to.id(), to.delivered(message)));
+  }
+
+  /**
+   * Names the component that ends the run when it is interrupted, and the message, built for the
+   * virtual time at which the interruption is seen, that tells it to.
+   */
+  public <M extends SimMessage> void onInterrupt(SimRef<M> to, LongFunction<M> message) {
+    interruption.handledBy(to, message);
+  }
+
+  /** The run's interruption, which a signal handler may request. */
+  public Interruption interruption() {
+    return interruption;
+  }
+
+  /** The name reserved at {@code id}. */
+  public String name(int id) {
+    return names.get(id);
   }
 
   public int size() {

@@ -30,6 +30,7 @@ public final class SequentialEngine implements Engine {
       queue.push(s.message().atPs(), s.target(), s.message());
     }
     BufferedOutbox out = new BufferedOutbox();
+    Guard guard = new Guard(registry);
     long delivered = 0;
     while (!queue.isEmpty()) {
       SimMessage message = (SimMessage) queue.pop();
@@ -41,9 +42,15 @@ public final class SequentialEngine implements Engine {
         message = second;
       }
       out.reset(queue.lastTimePs());
-      Registry.deliver(registry.component(queue.lastTarget()), message, out);
+      Component<?> component = registry.component(queue.lastTarget());
+      try {
+        Registry.deliver(component, message, out);
+      } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        throw RunAborted.componentFailed(component.name(), queue.lastTimePs(), e);
+      }
       out.drainTo(queue);
       delivered++;
+      guard.delivered(queue);
       if ((delivered & 0xFFFF) == 0 && Thread.currentThread().isInterrupted()) {
         // a caller gave up on this run (blksim fuzz's case timeout): let the thread go
         throw new IllegalStateException(

@@ -52,6 +52,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
   }
 
+  /** The request at which {@code books.break = throw} makes a queue throw: well into a run. */
+  private static final long THROW_AFTER = 100_000;
+
   private final HwCtx hctx;
   private final SimRef<NullBlkDevice.Command> driver;
   private final Charger charger;
@@ -74,6 +77,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   private boolean leakOneTag;
 
+  /** Requests this queue ends before it throws on purpose; 0 for never. */
+  private long throwAfter;
+
   public HwQueue(
       SimRef<Command> self,
       HwCtx hctx,
@@ -87,6 +93,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.sbitmapLine = new CostStep(Contention.LINE_SBITMAP_WORD, costs.lineTransferPs());
     this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
     this.leakOneTag = breakOnPurpose == BooksSettings.Break.LEAK_TAG;
+    this.throwAfter = breakOnPurpose == BooksSettings.Break.THROW ? THROW_AFTER : 0;
   }
 
   @Override
@@ -288,6 +295,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     List<Bio> ended = new ArrayList<>(rqs.size());
     remoteFrees = 0;
     for (Request rq : rqs) {
+      if (throwAfter > 0 && --throwAfter == 0) {
+        throw new IllegalStateException("broken on purpose (books.break = throw)");
+      }
       Bio bio = rq.bio();
       bio.setStatus(rq.error());
       ended.add(bio);

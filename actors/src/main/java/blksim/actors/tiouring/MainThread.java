@@ -19,10 +19,16 @@ import java.util.List;
 public final class MainThread extends AbstractComponent<MainThread.Command> {
 
   /** Everything the main thread understands. */
-  public sealed interface Command extends SimMessage permits Start, Tick, FromCpu {}
+  public sealed interface Command extends SimMessage permits Start, Tick, FromCpu, Interrupted {}
 
   /** Starts the clock of the status intervals. */
   public record Start(long atPs) implements Command {}
+
+  /**
+   * SIGINT or SIGTERM reached t/io_uring ({@code sig_int}: "Exiting on signal", then {@code
+   * finish}): the submitters stop, their I/Os in flight complete, and the run ends there.
+   */
+  public record Interrupted(long atPs) implements Command {}
 
   /** The end of a status interval. */
   private record Tick(long atPs) implements Command {}
@@ -82,6 +88,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
         .on(Start.class, this::onStart)
         .on(Tick.class, this::onTick)
         .on(FromCpu.class, this::onCpuReport)
+        .on(Interrupted.class, this::onInterrupted)
         .build();
   }
 
@@ -95,6 +102,14 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
       onCounters(c, out);
     } else {
       onThreadExited((Cpu.ThreadExited) m.report(), out);
+    }
+  }
+
+  private void onInterrupted(Interrupted m, Outbox out) {
+    if (!finished) {
+      sink.interrupted(m.atPs());
+      finish = true;
+      stop(m.atPs(), out);
     }
   }
 

@@ -35,6 +35,9 @@ public interface StatusSink {
   /** The runtime is over ({@code do_finish("timeout")}); submitters are told to finish. */
   void timeout(long atPs);
 
+  /** A signal ended the run early; submitters are told to finish. */
+  default void interrupted(long atPs) {}
+
   /** A submitter thread stopped on an error, having printed {@code lines}. */
   void threadExited(long atPs, List<String> lines);
 }

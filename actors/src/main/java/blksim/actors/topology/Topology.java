@@ -7,7 +7,9 @@ import blksim.actors.cpu.CpuConfig;
 import blksim.actors.cpu.DmSetup;
 import blksim.actors.cpu.IoWqWorker;
 import blksim.actors.engine.Engine;
+import blksim.actors.engine.Interruption;
 import blksim.actors.engine.Registry;
+import blksim.actors.engine.RunAborted;
 import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
@@ -219,6 +221,7 @@ public final class Topology {
             VirtualTime.ps(s.run().runtimeNs()),
             sink));
     registry.initial(mainRef, new MainThread.Start(0));
+    registry.onInterrupt(mainRef, MainThread.Interrupted::new);
   }
 
   /** What thread {@code t}'s path needs to know: its files' disks among them. */
@@ -246,10 +249,26 @@ public final class Topology {
     return registry;
   }
 
-  /** Runs on {@code engine} and gathers the result. */
+  /**
+   * Runs on {@code engine} and gathers the result.
+   *
+   * @throws RunFailed if the run ended early, with what it had done by then
+   */
   public RunResult run(Engine engine) {
-    Engine.EngineRun run = engine.run(registry);
-    long endPs = run.endPs();
+    Engine.EngineRun run;
+    try {
+      run = engine.run(registry);
+    } catch (RunAborted e) {
+      throw new RunFailed(e, gather(new Engine.EngineRun(Math.max(0, e.atPs()), -1)));
+    }
+    return gather(run);
+  }
+
+  /** What the components hold: the result of a run, or of the part of one that ran. */
+  private RunResult gather(Engine.EngineRun run) {
+    // an interrupted run ends when its submitters have drained, not at the main thread's next tick
+    Interruption stop = registry.interruption();
+    long endPs = stop.delivered() ? stop.deliveredAtPs() : run.endPs();
     for (Cpu cpu : cpus) {
       endPs = Math.max(endPs, Math.max(cpu.exitedAtPs(), cpu.freeAtPs()));
     }
@@ -290,7 +309,7 @@ public final class Topology {
         depths.add(
             new RunResult.Hctx(
                 q.name(),
-                h.inUse().mean(run.endPs()),
+                h.inUse().mean(stop.delivered() ? endPs : run.endPs()),
                 h.inUse().max(),
                 h.tags().nrTags(),
                 h.dispatchedCount(),

@@ -29,7 +29,8 @@ class ClockTest {
             List.of(
                 new Sent(1, new Ping(20, "b-late")),
                 new Sent(0, new Ping(10, "a-first")),
-                new Sent(1, new Ping(10, "b-same-time-pushed-later")))));
+                new Sent(1, new Ping(10, "b-same-time-pushed-later"))),
+            new Registry()));
     a.expectMessage(new Ping(10, "a-first"));
     assertFalse(b.hasMessages(), "nothing else is delivered before the first is processed");
 
@@ -50,7 +51,9 @@ class ClockTest {
     CompletableFuture<Engine.EngineRun> result = new CompletableFuture<>();
     BehaviorTestKit<Clock.Command> clock = BehaviorTestKit.create(Clock.create(result));
     TestInbox<Ping> a = TestInbox.create();
-    clock.run(new Clock.Start(List.of(a.getRef()), List.of(new Sent(0, new Ping(0, "x")))));
+    clock.run(
+        new Clock.Start(
+            List.of(a.getRef()), List.of(new Sent(0, new Ping(0, "x"))), new Registry()));
     IllegalStateException boom = new IllegalStateException("boom");
     clock.run(new Clock.Failed("a", boom));
     assertTrue(result.isCompletedExceptionally());

@@ -1,6 +1,8 @@
 package blksim.loadgen.cli;
 
+import blksim.actors.engine.RunAborted;
 import blksim.config.ConfigError;
+import blksim.config.OneLine;
 import blksim.loadgen.ExitStatus;
 import blksim.loadgen.report.RunReport;
 import blksim.queues.books.InvariantBroken;
@@ -68,7 +70,18 @@ public final class Cli {
     // out a block lambda passed as the sole argument differently.
     cmd.setParameterExceptionHandler((ex, a) -> badParameter(ex, err));
     cmd.setExecutionExceptionHandler((ex, c, parsed) -> failed(ex, c, err));
-    int code = cmd.execute(effective);
+    int code;
+    try {
+      code = cmd.execute(effective);
+    } catch (StackOverflowError | OutOfMemoryError e) {
+      // picocli hands Exceptions to the handler above; an Error of the JVM passes through it
+      out.flush();
+      err.println(
+          "blksim: "
+              + (e instanceof StackOverflowError ? "stack overflow" : "out of memory")
+              + " (a bug of blksim, or input nested or sized beyond what it can hold)");
+      return ExitStatus.BOOKS;
+    }
     out.flush();
     for (ExitStatus s : ExitStatus.values()) {
       if (s.code() == code) {
@@ -128,25 +141,32 @@ public final class Cli {
     err.println(
         ("blksim".equals(name) ? "blksim" : "blksim " + name)
             + ": "
-            + firstLine(ex.getMessage())
+            + OneLine.of(firstLine(ex.getMessage()))
             + accepted(ex.getCommandLine()));
     return ExitStatus.USAGE.code();
   }
 
   private static int failed(Exception ex, CommandLine c, PrintStream err) {
     if (ex instanceof CommandLine.ParameterException pe) {
-      err.println("blksim " + c.getCommandName() + ": " + firstLine(pe.getMessage()));
+      err.println("blksim " + c.getCommandName() + ": " + OneLine.of(firstLine(pe.getMessage())));
       return ExitStatus.USAGE.code();
     }
     if (ex instanceof ConfigError) {
-      err.println(ex.getMessage());
+      err.println(OneLine.of(ex.getMessage()));
       return ExitStatus.USAGE.code();
     }
     if (ex instanceof InvariantBroken) {
-      err.println("blksim: invariant broken: " + ex.getMessage());
+      err.println("blksim: invariant broken: " + OneLine.of(ex.getMessage()));
       return ExitStatus.BOOKS.code();
     }
-    err.println("blksim: internal error: " + ex);
+    if (ex instanceof Runner.Failed) {
+      err.println("blksim: the run failed: " + OneLine.of(ex.getMessage()));
+      return ExitStatus.BOOKS.code();
+    }
+    err.println(
+        "blksim: internal error: "
+            + OneLine.of(RunAborted.describe(ex))
+            + " (BLKSIM_TRACE=1 prints where)");
     if (System.getenv("BLKSIM_TRACE") != null) {
       ex.printStackTrace(err);
     }

@@ -2,7 +2,9 @@ package blksim.loadgen.cli;
 
 import blksim.actors.engine.AkkaEngine;
 import blksim.actors.engine.Engine;
+import blksim.actors.engine.Interruption;
 import blksim.actors.engine.SequentialEngine;
+import blksim.actors.topology.RunFailed;
 import blksim.actors.topology.RunResult;
 import blksim.actors.topology.Topology;
 import blksim.config.BlksimSettings;
@@ -35,7 +37,12 @@ final class Runner {
       PrintStream err,
       Consumer<RunReport> reports) {
     JsonTarget.check(json);
-    RunReport r = run(settings, out);
+    RunReport r;
+    try {
+      r = run(settings, out, true);
+    } catch (Failed f) {
+      return failed(f, json, out, err);
+    }
     if (settings.ioUring().trackLatencies()) {
       for (RunResult.Submitter sub : r.result().submitters()) {
         out.println((TIoUringFormat.FIRST_TID + sub.index()) + ": Latency percentiles:");
@@ -44,11 +51,7 @@ final class Runner {
     }
     Summary.print(r, out);
     if (json != null) {
-      try {
-        JsonReport.write(r, json);
-      } catch (IOException e) {
-        throw new ConfigError("--json " + json + ": cannot write: " + e.getMessage());
-      }
+      write(r, json);
     }
     out.println(Summary.wallLine(r));
     out.flush();
@@ -60,8 +63,61 @@ final class Runner {
     return ExitStatus.OK;
   }
 
+  /**
+   * A run that ended early on a failure: one line on stderr, what ran into the JSON when asked for,
+   * exit 3. (A profile that would stop virtual time is refused before the run, with exit 2; a run
+   * whose time stops all the same has found a bug of the model.)
+   */
+  private static ExitStatus failed(Failed f, Path json, PrintStream out, PrintStream err) {
+    out.flush();
+    String where = "";
+    if (json != null) {
+      try {
+        JsonReport.write(f.partial(), json);
+        where = "; what ran is in " + json;
+      } catch (IOException e) {
+        where = "; --json " + json + " could not be written either";
+      }
+    }
+    err.println("blksim: the run failed: " + f.getMessage() + where);
+    return ExitStatus.BOOKS;
+  }
+
+  private static void write(RunReport r, Path json) {
+    try {
+      JsonReport.write(r, json);
+    } catch (IOException e) {
+      throw new ConfigError("--json " + json + ": cannot write: " + e.getMessage());
+    }
+  }
+
+  /** A run that ended early on a failure, with its partial report. */
+  static final class Failed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient RunReport partial;
+
+    Failed(RunFailed failure, RunReport partial) {
+      super(failure.getMessage(), failure);
+      this.partial = partial;
+    }
+
+    RunReport partial() {
+      return partial;
+    }
+  }
+
   /** Runs {@code settings}: startup and status lines go to {@code out}. */
   static RunReport run(BlksimSettings settings, PrintStream out) {
+    return run(settings, out, false);
+  }
+
+  /**
+   * Runs {@code settings}: startup and status lines go to {@code out}; with {@code signals}, SIGINT
+   * and SIGTERM end the run early, as they end t/io_uring's.
+   *
+   * @throws Failed if the run ended early on a failure
+   */
+  static RunReport run(BlksimSettings settings, PrintStream out, boolean signals) {
     StatusPrinter printer = new StatusPrinter(out, settings.ioUring().blockSize());
     Topology topology = Topology.build(settings, printer);
     TIoUringFormat.startup(settings.ioUring()).forEach(out::println);
@@ -69,9 +125,33 @@ final class Runner {
         settings.engine().kind() == EngineSettings.Kind.AKKA
             ? new AkkaEngine(settings.engine().akkaConfig())
             : new SequentialEngine(settings.engine().divergeOnPurpose());
+    Interruption interruption = topology.registry().interruption();
     long start = System.nanoTime();
-    RunResult result = topology.run(engine);
+    RunResult result;
+    Signals routed = signals ? Signals.routeTo(interruption) : null;
+    try {
+      result = topology.run(engine);
+    } catch (RunFailed e) {
+      long wall = System.nanoTime() - start;
+      throw new Failed(
+          e,
+          new RunReport(
+              settings,
+              e.partial(),
+              printer.lines(),
+              wall,
+              new RunReport.Ending("failed: " + e.getMessage())));
+    } finally {
+      if (routed != null) {
+        routed.close();
+      }
+    }
     long wall = System.nanoTime() - start;
-    return new RunReport(settings, result, printer.lines(), wall);
+    return new RunReport(
+        settings,
+        result,
+        printer.lines(),
+        wall,
+        interruption.delivered() ? new RunReport.Ending("signal") : RunReport.Ending.COMPLETE);
   }
 }

@@ -26,6 +26,7 @@ public final class JsonReport {
     field(b, "seed", Long.toString(s.run().seed()));
     field(b, "virtual_ns", Long.toString(s.run().runtimeNs()));
     field(b, "virtual_end_ns", Long.toString(res.endPs() / 1000));
+    field(b, "ended", quote(r.ending().complete() ? "runtime" : r.ending().early()));
     field(b, "iops", Long.toString(r.iops()));
     field(b, "bw_bytes", Long.toString(r.bwBytes()));
     field(b, "ios_submitted", Long.toString(res.done()));

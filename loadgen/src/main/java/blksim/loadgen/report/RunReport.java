@@ -11,20 +11,62 @@ import org.HdrHistogram.Histogram;
  *
  * @param lines the status intervals printed
  * @param wallNanos wall-clock time of the simulation, only for the last line
+ * @param ending how the run ended: its runtime over, or early
  */
 public record RunReport(
-    BlksimSettings settings, RunResult result, List<StatusPrinter.Line> lines, long wallNanos) {
+    BlksimSettings settings,
+    RunResult result,
+    List<StatusPrinter.Line> lines,
+    long wallNanos,
+    Ending ending) {
 
-  /** Submissions per second of virtual time, over the runtime: what the status lines add up to. */
+  /**
+   * How a run ended.
+   *
+   * @param early null when the runtime ran out; else why it ended before: "signal", or the failure
+   */
+  public record Ending(String early) {
+    public static final Ending COMPLETE = new Ending(null);
+
+    public boolean complete() {
+      return early == null;
+    }
+  }
+
+  /** A run that ran its whole runtime. */
+  public RunReport(
+      BlksimSettings settings, RunResult result, List<StatusPrinter.Line> lines, long wallNanos) {
+    this(settings, result, lines, wallNanos, Ending.COMPLETE);
+  }
+
+  /**
+   * Virtual time the load ran, in ns: the runtime, or until the run ended early (at least 1 ns).
+   */
+  public long ranNs() {
+    return ending.complete()
+        ? settings.run().runtimeNs()
+        : Math.max(1, Math.min(settings.run().runtimeNs(), result.endPs() / VirtualTime.PS_PER_NS));
+  }
+
+  /**
+   * Submissions per second of virtual time, over the runtime: what the status lines add up to; of a
+   * run that ended early, every submission over the time it ran.
+   */
   public long iops() {
-    long done = lines.stream().mapToLong(StatusPrinter.Line::done).sum();
-    return done * VirtualTime.NS_PER_SEC / settings.run().runtimeNs();
+    long done =
+        ending.complete()
+            ? lines.stream().mapToLong(StatusPrinter.Line::done).sum()
+            : result.done();
+    return done * VirtualTime.NS_PER_SEC / ranNs();
   }
 
   /** Submissions per second of virtual time of submitter {@code i}, over the runtime. */
   public long iops(int submitter) {
-    long done = lines.stream().mapToLong(l -> l.doneBySubmitter().get(submitter)).sum();
-    return done * VirtualTime.NS_PER_SEC / settings.run().runtimeNs();
+    long done =
+        ending.complete()
+            ? lines.stream().mapToLong(l -> l.doneBySubmitter().get(submitter)).sum()
+            : result.submitters().get(submitter).done();
+    return done * VirtualTime.NS_PER_SEC / ranNs();
   }
 
   /** Bytes per second. */

@@ -66,6 +66,12 @@ public final class StatusPrinter implements StatusSink {
   }
 
   @Override
+  public void interrupted(long atPs) {
+    out.println("Exiting on signal");
+    out.println(TIoUringFormat.maximum(maxIops));
+  }
+
+  @Override
   public void threadExited(long atPs, List<String> lines) {
     lines.forEach(out::println);
   }

@@ -25,6 +25,13 @@ public final class Summary {
         commandLine(u),
         seconds(s.run().runtimeNs()),
         s.run().seed());
+    if (!r.ending().complete()) {
+      out.printf(
+          Locale.ROOT,
+          "  ended       early, after %s of virtual time: %s%n",
+          seconds(r.ranNs()),
+          r.ending().early());
+    }
     out.printf(Locale.ROOT, "  model       %s%n", model(s));
     out.printf(
         Locale.ROOT,
@@ -158,7 +165,7 @@ public final class Summary {
           res,
           w.cpu(),
           "wrk" + w.thread(),
-          w.punted() * VirtualTime.NS_PER_SEC / r.settings().run().runtimeNs(),
+          w.punted() * VirtualTime.NS_PER_SEC / r.ranNs(),
           w.punted(),
           out);
     }

@@ -1,5 +1,6 @@
 package blksim.queues.cost;
 
+import blksim.config.ConfigError;
 import blksim.config.CpuProfile;
 import blksim.config.KernelSettings;
 import blksim.config.MicroArch;
@@ -186,6 +187,15 @@ public final class PathCosts {
       if (!steps.containsKey(fn)) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());
       }
+    }
+    if (steps.get(KernelFn.SYSCALL).ps() + steps.get(KernelFn.IO_URING_ENTER).ps() == 0) {
+      // every turn of t/io_uring's loop makes this call: at 0 ns virtual time could not advance
+      throw new ConfigError(
+          "profile "
+              + p.name()
+              + " prices a call of io_uring_enter at 0 ns (facts.syscall-ns and"
+              + " steps.io_uring_enter are both 0): t/io_uring's loop would not advance virtual"
+              + " time; give either a cost");
     }
   }
 

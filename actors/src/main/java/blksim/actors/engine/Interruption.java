@@ -1,0 +1,53 @@
+package blksim.actors.engine;
+
+import java.util.function.LongFunction;
+
+/**
+ * A request from outside the model to end the run early (SIGINT, SIGTERM), and the message that
+ * makes the model end it: t/io_uring's {@code sig_int} sets {@code finish}, and the model's main
+ * thread stops its submitters. An engine looks at the request between deliveries and, once, sends
+ * that message at the current virtual time; an uninterrupted run never sees it, so it stays a pure
+ * function of its configuration.
+ */
+public final class Interruption {
+  private volatile boolean requested;
+  private Sent target;
+  private LongFunction<? extends SimMessage> message;
+  private boolean sent;
+  private long sentAtPs = -1;
+
+  /** Asks the run to end; safe from any thread (a signal handler's). */
+  public void request() {
+    requested = true;
+  }
+
+  public boolean requested() {
+    return requested;
+  }
+
+  /** Whether the model was told: the run ended early. */
+  public boolean delivered() {
+    return sent;
+  }
+
+  /** Virtual time at which the model was told, in ps; -1 if it was not. */
+  public long deliveredAtPs() {
+    return sentAtPs;
+  }
+
+  /** Names the component to tell and the message that tells it, built for the current time. */
+  <M extends SimMessage> void handledBy(SimRef<M> to, LongFunction<M> make) {
+    this.target = new Sent(to.id(), null);
+    this.message = at -> to.delivered(make.apply(at));
+  }
+
+  /** The message to deliver at {@code nowPs}, once, if a request came; else null. */
+  Sent due(long nowPs) {
+    if (!requested || sent || message == null) {
+      return null;
+    }
+    sent = true;
+    sentAtPs = nowPs;
+    return new Sent(target.target(), message.apply(nowPs));
+  }
+}
