@@ -37,6 +37,15 @@ public record CpuProfile(
   /** The profile that defines the set of steps every profile prices. */
   public static final String REFERENCE_PROFILE = "begunkov-2021";
 
+  /**
+   * Bounds of a step (1 ms, a thousand times the dearest one) and of the scale: far beyond any box,
+   * and such that no cost overflows picoseconds.
+   */
+  static final double MAX_STEP_NS = 1_000_000;
+
+  static final double MIN_SCALE = 0.001;
+  static final double MAX_SCALE = 100;
+
   public CpuProfile {
     stepsNs = Map.copyOf(stepsNs);
   }
@@ -92,6 +101,20 @@ public record CpuProfile(
   }
 
   private static CpuProfile parse(Config config, String name, Set<String> knownSteps) {
+    String path = "blksim.profiles." + name;
+    try {
+      return parseMerged(config, name, knownSteps);
+    } catch (ConfigError e) {
+      // the merged profile is read at p: messages name it by its own path
+      throw new ConfigError(
+          e.getMessage()
+              .replaceAll("steps\\.\"([^\"]+)\"", "steps.$1")
+              .replaceAll(
+                  "(^|[\\s:])p\\.", "$1" + java.util.regex.Matcher.quoteReplacement(path + ".")));
+    }
+  }
+
+  private static CpuProfile parseMerged(Config config, String name, Set<String> knownSteps) {
     Config merged = merged(config, name, new ArrayList<>()).atPath("p");
     SettingsReader r = new SettingsReader(merged);
     String path = "blksim.profiles." + name;
@@ -115,7 +138,7 @@ public record CpuProfile(
                   + " is not a step of the I/O path: known "
                   + String.join(", ", new TreeSet<>(knownSteps)));
         }
-        steps.put(step, r.nonNegativeDouble("p.steps." + quote(step)));
+        steps.put(step, r.doubleIn("p.steps." + quote(step), 0, MAX_STEP_NS, "ns"));
       }
     }
     for (String step : knownSteps) {
@@ -127,17 +150,13 @@ public record CpuProfile(
     if (!merged.hasPath("p.facts") || !merged.hasPath("p.scale")) {
       throw new ConfigError(path + " needs scale and facts, its own or through extends");
     }
-    try {
-      return new CpuProfile(
-          name,
-          merged.hasPath("p.description") ? merged.getString("p.description") : "",
-          r.positiveDouble("p.scale"),
-          MicroArch.from(r, "p.facts"),
-          steps,
-          merged.hasPath("p.setup") ? merged.getConfig("p.setup") : ConfigFactory.empty());
-    } catch (ConfigError e) {
-      throw new ConfigError(e.getMessage().replace("p.", path + "."));
-    }
+    return new CpuProfile(
+        name,
+        merged.hasPath("p.description") ? merged.getString("p.description") : "",
+        r.doubleIn("p.scale", MIN_SCALE, MAX_SCALE, "(the shape's multiplier)"),
+        MicroArch.from(r, "p.facts"),
+        steps,
+        merged.hasPath("p.setup") ? merged.getConfig("p.setup") : ConfigFactory.empty());
   }
 
   /** The profile with everything it extends merged under it. */

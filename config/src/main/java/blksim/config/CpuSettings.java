@@ -23,11 +23,12 @@ public record CpuSettings(int count, List<Integer> submitterCpus) {
 
   static CpuSettings from(SettingsReader r) {
     int count = r.intIn("blksim.cpu.count", 1, 4096);
-    List<Integer> list = r.config().getIntList("blksim.cpu.submitter-cpus");
+    List<Integer> list = r.intsIn("blksim.cpu.submitter-cpus", 0, 4095);
     for (int cpu : list) {
-      if (cpu < 0 || cpu >= count) {
+      if (cpu >= count) {
         throw new ConfigError(
-            "blksim.cpu.submitter-cpus has CPU "
+            r.where("blksim.cpu.submitter-cpus")
+                + "blksim.cpu.submitter-cpus has CPU "
                 + cpu
                 + ": accepted 0 to "
                 + (count - 1)

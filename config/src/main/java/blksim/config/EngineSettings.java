@@ -22,6 +22,27 @@ public record EngineSettings(Kind kind, Config akkaConfig, boolean divergeOnPurp
   public static final String DISPATCHER_PATH = "blksim.engine.dispatcher";
 
   static EngineSettings from(SettingsReader r) {
+    // The dispatcher is Akka's, read by Akka: checked here so that a bad value is one line before
+    // the run, not a guardian that fails inside it (docs/model.md 2: one thread, high throughput).
+    String d = DISPATCHER_PATH + ".";
+    if (!"Dispatcher".equals(r.string(d + "type"))) {
+      throw new ConfigError(
+          r.where(d + "type")
+              + d
+              + "type = "
+              + OneLine.quoted(r.string(d + "type"))
+              + " is not accepted: Dispatcher");
+    }
+    if (!"thread-pool-executor".equals(r.string(d + "executor"))) {
+      throw new ConfigError(
+          r.where(d + "executor")
+              + d
+              + "executor = "
+              + OneLine.quoted(r.string(d + "executor"))
+              + " is not accepted: thread-pool-executor");
+    }
+    r.intIn(d + "thread-pool-executor.fixed-pool-size", 1, 64);
+    r.intIn(d + "throughput", 1, 1_000_000);
     return new EngineSettings(
         r.oneOf("blksim.engine.kind", Kind.class),
         r.config(),

@@ -34,25 +34,70 @@ public record MicroArch(
     double syscallNs,
     double blkgAssociateNs) {
 
+  /** Bounds of the facts, far beyond any CPU, so that no derived cost overflows picoseconds. */
+  static final double MIN_GHZ = 0.1;
+
+  static final double MAX_GHZ = 20;
+  static final double MAX_CYCLES = 100_000;
+  static final double MAX_NS = 1_000_000;
+
+  /** The facts every profile gives, as keys under {@code facts}. */
+  static final java.util.Set<String> KEYS =
+      java.util.Set.of(
+          "clock-ghz",
+          "l1-load-cycles",
+          "l2-load-cycles",
+          "call-cycles",
+          "store-cycles",
+          "rep-stos-startup-cycles",
+          "rep-stos-qword-cycles",
+          "atomic-cycles",
+          "irq-save-restore-cycles",
+          "cacheline-transfer-ns",
+          "ktime-get-ns",
+          "syscall-ns",
+          "blkg-associate-ns");
+
   /** Nanoseconds of {@code cycles} at this clock. */
   public double ns(double cycles) {
     return cycles / clockGhz;
   }
 
   static MicroArch from(SettingsReader r, String path) {
+    for (String key : new java.util.TreeSet<>(r.config().getObject(path).keySet())) {
+      if (!KEYS.contains(key)) {
+        String near = null;
+        int best = Integer.MAX_VALUE;
+        for (String k : new java.util.TreeSet<>(KEYS)) {
+          int d = KeySuggestion.distance(key, k);
+          if (d < best) {
+            best = d;
+            near = k;
+          }
+        }
+        throw new ConfigError(
+            path
+                + "."
+                + OneLine.of(key)
+                + " is not a fact"
+                + (best <= 3 ? " (did you mean " + near + "?)" : "")
+                + ": known "
+                + String.join(", ", new java.util.TreeSet<>(KEYS)));
+      }
+    }
     return new MicroArch(
-        r.positiveDouble(path + ".clock-ghz"),
-        r.nonNegativeDouble(path + ".l1-load-cycles"),
-        r.nonNegativeDouble(path + ".l2-load-cycles"),
-        r.nonNegativeDouble(path + ".call-cycles"),
-        r.nonNegativeDouble(path + ".store-cycles"),
-        r.nonNegativeDouble(path + ".rep-stos-startup-cycles"),
-        r.nonNegativeDouble(path + ".rep-stos-qword-cycles"),
-        r.nonNegativeDouble(path + ".atomic-cycles"),
-        r.nonNegativeDouble(path + ".irq-save-restore-cycles"),
-        r.nonNegativeDouble(path + ".cacheline-transfer-ns"),
-        r.nonNegativeDouble(path + ".ktime-get-ns"),
-        r.nonNegativeDouble(path + ".syscall-ns"),
-        r.nonNegativeDouble(path + ".blkg-associate-ns"));
+        r.doubleIn(path + ".clock-ghz", MIN_GHZ, MAX_GHZ, "GHz"),
+        r.doubleIn(path + ".l1-load-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".l2-load-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".call-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".store-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".rep-stos-startup-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".rep-stos-qword-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".atomic-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".irq-save-restore-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".cacheline-transfer-ns", 0, MAX_NS, "ns"),
+        r.doubleIn(path + ".ktime-get-ns", 0, MAX_NS, "ns"),
+        r.doubleIn(path + ".syscall-ns", 0, MAX_NS, "ns"),
+        r.doubleIn(path + ".blkg-associate-ns", 0, MAX_NS, "ns"));
   }
 }

@@ -80,7 +80,7 @@ public final class NullBlkParams {
       if (name.startsWith("null_blk.")) {
         name = name.substring("null_blk.".length());
       }
-      String value = eq < 0 ? "1" : token.substring(eq + 1);
+      name = OneLine.clipped(name);
       Kind kind = MODELLED.get(name);
       if (kind == null) {
         if (NOT_MODELLED.contains(name)) {
@@ -99,6 +99,16 @@ public final class NullBlkParams {
                 + String.join(" ", MODELLED.keySet())
                 + ")");
       }
+      if (eq < 0 && kind != Kind.BOOL) {
+        // kernel/params.c parse_one: only a bool takes no value; anything else is -EINVAL
+        throw new ConfigError(
+            "null_blk: "
+                + name
+                + " needs a value (the kernel answers -EINVAL): e.g. "
+                + name
+                + (kind == Kind.INT ? "=64" : "=1,10,0,-1"));
+      }
+      String value = eq < 0 ? "1" : token.substring(eq + 1);
       values.put(
           "blksim.null-blk." + name.replace('_', '-'),
           switch (kind) {
@@ -114,7 +124,8 @@ public final class NullBlkParams {
     try {
       return Long.decode(value);
     } catch (NumberFormatException e) {
-      throw new ConfigError("null_blk: " + name + "=" + value + " is not an integer");
+      throw new ConfigError(
+          "null_blk: " + name + "=" + OneLine.clipped(value) + " is not an integer");
     }
   }
 
@@ -134,7 +145,11 @@ public final class NullBlkParams {
         return false;
       default:
         throw new ConfigError(
-            "null_blk: " + name + "=" + value + " is not a boolean: accepted 0, 1, y, n");
+            "null_blk: "
+                + name
+                + "="
+                + OneLine.clipped(value)
+                + " is not a boolean: accepted 0, 1, y, n");
     }
   }
 }

@@ -65,7 +65,7 @@ public record NullBlkSettings(
   static final long MAX_IO_TIMEOUT_NS = 3_600_000_000_000L;
 
   private static long ioTimeout(SettingsReader r) {
-    long ns = r.durationNs("blksim.queue.io-timeout", 1000);
+    long ns = r.durationNs("blksim.queue.io-timeout", 1000, RunSettings.MAX_RUNTIME_NS);
     if (ns > MAX_IO_TIMEOUT_NS) {
       throw new ConfigError(
           "blksim.queue.io-timeout = "

@@ -34,6 +34,14 @@ public final class OneLine {
     return b.toString();
   }
 
+  /** Longest input a message echoes whole. */
+  public static final int MAX_ECHO = 100;
+
+  /** {@code text} escaped, and cut after {@link #MAX_ECHO} characters. */
+  public static String clipped(String text) {
+    return text.length() <= MAX_ECHO ? of(text) : of(text.substring(0, MAX_ECHO)) + "...";
+  }
+
   /** {@code text} between single quotes, escaped as {@link #of} does. */
   public static String quoted(String text) {
     return "'" + of(text) + "'";

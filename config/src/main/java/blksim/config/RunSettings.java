@@ -11,6 +11,9 @@ public record RunSettings(long runtimeNs, long statusIntervalNs, long seed) {
   /** The longest run accepted: one virtual hour keeps picosecond times far inside a long. */
   public static final long MAX_RUNTIME_NS = 3_600_000_000_000L;
 
+  /** The most status intervals a run may have: t/io_uring prints one a second. */
+  public static final long MAX_INTERVALS = 100_000;
+
   public RunSettings {
     if (runtimeNs <= 0 || runtimeNs > MAX_RUNTIME_NS) {
       throw new IllegalArgumentException(
@@ -23,14 +26,8 @@ public record RunSettings(long runtimeNs, long statusIntervalNs, long seed) {
   }
 
   static RunSettings from(SettingsReader r) {
-    long runtimeNs = r.durationNs("blksim.run.runtime", 1);
-    if (runtimeNs > MAX_RUNTIME_NS) {
-      throw new ConfigError(
-          "blksim.run.runtime = "
-              + runtimeNs
-              + " ns is too long: accepted up to 1h of virtual time");
-    }
-    long intervalNs = r.durationNs("blksim.run.status-interval", 0);
+    long runtimeNs = r.durationNs("blksim.run.runtime", 1, MAX_RUNTIME_NS);
+    long intervalNs = r.durationNs("blksim.run.status-interval", 0, MAX_RUNTIME_NS);
     if (intervalNs == 0) {
       intervalNs = Math.max(1, runtimeNs / 10);
     }
@@ -41,6 +38,21 @@ public record RunSettings(long runtimeNs, long statusIntervalNs, long seed) {
               + " ns is longer than the runtime ("
               + runtimeNs
               + " ns): accepted 0 (a tenth) up to the runtime");
+    }
+    if (runtimeNs / intervalNs > MAX_INTERVALS) {
+      // each interval is a status line and a record kept to the end of the run
+      throw new ConfigError(
+          r.where("blksim.run.status-interval")
+              + "blksim.run.status-interval = "
+              + VirtualDuration.text(intervalNs)
+              + " gives "
+              + runtimeNs / intervalNs
+              + " status lines in "
+              + VirtualDuration.text(runtimeNs)
+              + ": accepted at most "
+              + MAX_INTERVALS
+              + ", an interval of at least "
+              + VirtualDuration.text(Math.max(1, (runtimeNs + MAX_INTERVALS - 1) / MAX_INTERVALS)));
     }
     long seed = r.longIn("blksim.run.seed", Long.MIN_VALUE, Long.MAX_VALUE);
     return new RunSettings(runtimeNs, intervalNs, seed);

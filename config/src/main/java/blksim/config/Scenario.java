@@ -29,16 +29,15 @@ public final class Scenario {
     if (!Files.isRegularFile(path)) {
       throw new ConfigError(path + ": no such scenario file");
     }
-    Config layer;
-    try {
-      layer =
-          ConfigFactory.parseFile(
-              path.toFile(),
-              ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false));
-    } catch (ConfigException e) {
-      throw new ConfigError(ConfigNames.oneLine(e));
-    }
-    return layer(layer);
+    return layer(
+        guarded(
+            OneLine.of(path.toString()),
+            () ->
+                ConfigFactory.parseFile(
+                    path.toFile(),
+                    ConfigParseOptions.defaults()
+                        .setSyntax(ConfigSyntax.CONF)
+                        .setAllowMissing(false))));
   }
 
   /** Adds one {@code --set path=value} override; {@code blksim.} may be left out of the path. */
@@ -56,7 +55,7 @@ public final class Scenario {
       throw new ConfigError(
           option
               + " "
-              + assignment
+              + OneLine.quoted(OneLine.clipped(assignment))
               + ": expected path=value, e.g. "
               + option
               + " blksim.io-uring.depth=64");
@@ -65,7 +64,22 @@ public final class Scenario {
     if (!path.startsWith("blksim.") && !path.startsWith("akka.")) {
       path = "blksim." + path;
     }
-    return hocon(path + " = " + assignment.substring(eq + 1), option + " " + assignment);
+    String origin = option + " " + OneLine.clipped(assignment);
+    Config layer = parse(path + " = " + assignment.substring(eq + 1), origin);
+    for (Map.Entry<String, ConfigValue> e : layer.entrySet()) {
+      if (!e.getKey().equals(path) && !e.getKey().startsWith(path + ".")) {
+        throw new ConfigError(
+            OneLine.of(origin)
+                + ": sets "
+                + OneLine.of(e.getKey())
+                + " too: one "
+                + option
+                + " sets one key (give each its own "
+                + option
+                + ")");
+      }
+    }
+    return layer(layer);
   }
 
   /**
@@ -90,15 +104,32 @@ public final class Scenario {
 
   /** Adds a layer of HOCON text. */
   public Scenario hocon(String text, String origin) {
-    Config layer;
+    return layer(parse(text, origin));
+  }
+
+  private static Config parse(String text, String origin) {
+    return guarded(
+        OneLine.of(origin),
+        () ->
+            ConfigFactory.parseString(
+                text, ConfigParseOptions.defaults().setOriginDescription(origin)));
+  }
+
+  /**
+   * {@code work} with Typesafe Config's failures as one line each; a value nested so deep that
+   * reading it overflows the stack is refused, not a trace.
+   */
+  private static <T> T guarded(String what, java.util.function.Supplier<T> work) {
     try {
-      layer =
-          ConfigFactory.parseString(
-              text, ConfigParseOptions.defaults().setOriginDescription(origin));
+      return work.get();
     } catch (ConfigException e) {
-      throw new ConfigError(ConfigNames.oneLine(e));
+      throw new ConfigError(OneLine.of(ConfigNames.oneLine(e)));
+    } catch (StackOverflowError e) {
+      throw new ConfigError(
+          what
+              + ": nested too deeply to read (HOCON objects, lists or dotted paths hundreds of"
+              + " levels deep)");
     }
-    return layer(layer);
   }
 
   /**
@@ -106,14 +137,14 @@ public final class Scenario {
    * between the two: a profile describes the box it was measured on, and what the user sets wins.
    */
   public Config resolved() {
-    try {
-      Config plain = layers.withFallback(reference).resolve();
-      Config setup = CpuProfile.setupLayer(plain, plain.getString("blksim.cpu.profile"));
-      checkKnownKeys(setup);
-      return layers.withFallback(setup).withFallback(reference).resolve();
-    } catch (ConfigException e) {
-      throw new ConfigError(ConfigNames.oneLine(e));
-    }
+    return guarded(
+        "the configuration",
+        () -> {
+          Config plain = layers.withFallback(reference).resolve();
+          Config setup = CpuProfile.setupLayer(plain, plain.getString("blksim.cpu.profile"));
+          checkKnownKeys(setup);
+          return layers.withFallback(setup).withFallback(reference).resolve();
+        });
   }
 
   /** Adds {@code patches} to those the layers so far list. */
@@ -127,11 +158,17 @@ public final class Scenario {
 
   /** The typed settings of the layers so far. */
   public BlksimSettings settings() {
-    return BlksimSettings.from(resolved());
+    Config resolved = resolved();
+    return guarded("the configuration", () -> BlksimSettings.from(resolved));
   }
 
   private Scenario layer(Config layer) {
-    checkKnownKeys(layer);
+    guarded(
+        "the configuration",
+        () -> {
+          checkKnownKeys(layer);
+          return layer;
+        });
     layers = layer.withFallback(layers);
     return this;
   }
@@ -143,18 +180,23 @@ public final class Scenario {
     }
     for (Map.Entry<String, ConfigValue> entry : sorted.entrySet()) {
       String key = entry.getKey();
-      if (key.startsWith("akka.")
-          || key.startsWith("blksim.profiles.")
-          || key.startsWith(EngineSettings.DISPATCHER_PATH + ".")
-          || reference.hasPathOrNull(key)) {
+      String origin = OneLine.of(entry.getValue().origin().description());
+      if (key.startsWith("akka.")) {
+        throw new ConfigError(
+            origin
+                + ": "
+                + OneLine.of(key)
+                + " is not read: blksim sets Akka up itself; the engine's knobs are under"
+                + " blksim.engine");
+      }
+      if (key.startsWith("blksim.profiles.") || reference.hasPathOrNull(key)) {
         continue;
       }
-      String origin = entry.getValue().origin().description();
       String near = KeySuggestion.nearest(key, reference);
       throw new ConfigError(
           origin
               + ": unknown key "
-              + key
+              + OneLine.of(key)
               + (near == null
                   ? " (blksim reads the keys of its reference.conf under blksim.*)"
                   : " (did you mean " + near + "?)"));

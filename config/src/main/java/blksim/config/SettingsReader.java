@@ -2,12 +2,21 @@ package blksim.config;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * Range-checked getters over a resolved {@link Config}: every failure is a one-line {@link
- * ConfigError}.
+ * The one checked reader of a resolved {@link Config}: every typed value blksim reads goes through
+ * it, and every failure is a one-line {@link ConfigError} naming the key, where it was written, the
+ * value (quoted and escaped) and what is accepted. Whole numbers must be whole ({@code 16.9} is not
+ * an I/O depth), durations must carry a unit (HOCON would read a bare {@code 10} as milliseconds,
+ * where {@code -r 10} means seconds), and every number is bounded so that none overflows when it
+ * becomes picoseconds.
  */
 final class SettingsReader {
   private final Config config;
@@ -17,21 +26,26 @@ final class SettingsReader {
   }
 
   int intIn(String path, int lo, int hi) {
-    int v = read(path, () -> config.getInt(path));
-    if (v < lo || v > hi) {
-      throw new ConfigError(
-          where(path) + path + " = " + v + " is out of range: accepted " + lo + " to " + hi);
-    }
-    return v;
+    return (int) longIn(path, lo, hi);
   }
 
   long longIn(String path, long lo, long hi) {
-    long v = read(path, () -> config.getLong(path));
-    if (v < lo || v > hi) {
+    return whole(path, raw(path), lo, hi, "");
+  }
+
+  /** A list of whole numbers, each in {@code lo..hi}. */
+  List<Integer> intsIn(String path, int lo, int hi) {
+    ConfigValue v = raw(path);
+    if (v.valueType() != ConfigValueType.LIST) {
       throw new ConfigError(
-          where(path) + path + " = " + v + " is out of range: accepted " + lo + " to " + hi);
+          where(path) + path + " = " + shown(v) + " is not a list: expected e.g. [0, 1]");
     }
-    return v;
+    List<Integer> out = new ArrayList<>();
+    int i = 0;
+    for (ConfigValue e : config.getList(path)) {
+      out.add((int) whole(path, e, lo, hi, "[" + i++ + "]"));
+    }
+    return out;
   }
 
   boolean bool(String path) {
@@ -46,36 +60,56 @@ final class SettingsReader {
     return read(path, () -> config.getStringList(path));
   }
 
-  double nonNegativeDouble(String path) {
-    double v = read(path, () -> config.getDouble(path));
-    if (!(v >= 0) || Double.isInfinite(v)) {
-      throw new ConfigError(
-          where(path) + path + " = " + v + " must be a number of nanoseconds >= 0");
-    }
-    return v;
-  }
-
-  double positiveDouble(String path) {
-    double v = read(path, () -> config.getDouble(path));
-    if (!(v > 0) || Double.isInfinite(v)) {
-      throw new ConfigError(where(path) + path + " = " + v + " must be a number > 0");
-    }
-    return v;
-  }
-
-  /** A HOCON duration (1s, 250ms, 10us) in nanoseconds, at least {@code minNs}. */
-  long durationNs(String path, long minNs) {
-    Duration d = read(path, () -> config.getDuration(path));
-    long ns = d.toNanos();
-    if (ns < minNs) {
+  /** A number in {@code lo..hi}, of {@code unit} (named in the message). */
+  double doubleIn(String path, double lo, double hi, String unit) {
+    ConfigValue v = raw(path);
+    double d = number(path, v, "");
+    if (!(d >= lo && d <= hi)) {
       throw new ConfigError(
           where(path)
               + path
               + " = "
-              + config.getValue(path).unwrapped()
-              + " is too short: accepted durations of at least "
-              + minNs
-              + " ns");
+              + shown(v)
+              + " is out of range: accepted "
+              + plain(lo)
+              + " to "
+              + plain(hi)
+              + " "
+              + unit);
+    }
+    return d;
+  }
+
+  /**
+   * A HOCON duration (1s, 250ms, 10us) in nanoseconds, from {@code minNs} to {@code maxNs}; a bare
+   * number is refused unless it is 0.
+   */
+  long durationNs(String path, long minNs, long maxNs) {
+    ConfigValue v = raw(path);
+    if (v.valueType() == ConfigValueType.NUMBER && ((Number) v.unwrapped()).doubleValue() != 0) {
+      throw new ConfigError(
+          where(path)
+              + path
+              + " = "
+              + shown(v)
+              + " has no unit: write it with one, e.g. "
+              + v.unwrapped()
+              + "s or "
+              + v.unwrapped()
+              + "ms (a bare number would be read as milliseconds)");
+    }
+    Duration d = read(path, () -> config.getDuration(path));
+    long ns = d.toNanos();
+    if (ns < minNs || ns > maxNs) {
+      throw new ConfigError(
+          where(path)
+              + path
+              + " = "
+              + shown(v)
+              + " is out of range: accepted "
+              + VirtualDuration.text(minNs)
+              + " to "
+              + VirtualDuration.text(maxNs));
     }
     return ns;
   }
@@ -91,7 +125,7 @@ final class SettingsReader {
         where(path)
             + path
             + " = "
-            + v
+            + OneLine.quoted(v)
             + " is not accepted: one of "
             + ConfigNames.kebabNames(type));
   }
@@ -100,14 +134,92 @@ final class SettingsReader {
     return config;
   }
 
-  private String where(String path) {
+  /** Where {@code path} was written, as a prefix of a message: empty for reference.conf. */
+  String where(String path) {
     if (!config.hasPathOrNull(path)) {
       return "";
     }
     String origin = config.getValue(path).origin().description();
     return origin.startsWith("reference.conf") || origin.startsWith("merge of")
         ? ""
-        : origin + ": ";
+        : OneLine.of(origin) + ": ";
+  }
+
+  private ConfigValue raw(String path) {
+    return read(path, () -> config.getValue(path));
+  }
+
+  private long whole(String path, ConfigValue v, long lo, long hi, String index) {
+    double d = number(path, v, index);
+    BigDecimal exact = exact(v);
+    if (exact == null || exact.stripTrailingZeros().scale() > 0) {
+      throw new ConfigError(
+          where(path)
+              + path
+              + index
+              + " = "
+              + shown(v)
+              + " is not a whole number: accepted "
+              + lo
+              + " to "
+              + hi);
+    }
+    if (exact.compareTo(BigDecimal.valueOf(lo)) < 0
+        || exact.compareTo(BigDecimal.valueOf(hi)) > 0
+        || Double.isInfinite(d)) {
+      throw new ConfigError(
+          where(path)
+              + path
+              + index
+              + " = "
+              + shown(v)
+              + " is out of range: accepted "
+              + lo
+              + " to "
+              + hi);
+    }
+    return exact.longValueExact();
+  }
+
+  /** The number {@code v} holds, a number or a string that spells one. */
+  private double number(String path, ConfigValue v, String index) {
+    BigDecimal exact = exact(v);
+    if (exact == null) {
+      throw new ConfigError(where(path) + path + index + " = " + shown(v) + " is not a number");
+    }
+    return exact.doubleValue();
+  }
+
+  private static BigDecimal exact(ConfigValue v) {
+    Object u = v.unwrapped();
+    try {
+      if (u instanceof Integer || u instanceof Long) {
+        return BigDecimal.valueOf(((Number) u).longValue());
+      }
+      if (u instanceof Number n) {
+        double d = n.doubleValue();
+        return Double.isFinite(d) ? new BigDecimal(d) : null;
+      }
+      if (u instanceof String s && s.trim().length() <= 40) {
+        return new BigDecimal(s.trim());
+      }
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    return null;
+  }
+
+  /** A value as the user wrote it, quoted and escaped. */
+  private static String shown(ConfigValue v) {
+    Object u = v.unwrapped();
+    String text = u instanceof String s ? s : v.render();
+    return OneLine.quoted(text.length() > 60 ? text.substring(0, 60) + "..." : text);
+  }
+
+  private static String plain(double d) {
+    return d == Math.rint(d) && Math.abs(d) < 1e15
+        ? Long.toString((long) d)
+        : String.format(Locale.ROOT, "%s", d);
   }
 
   private interface Getter<T> {
@@ -118,7 +230,7 @@ final class SettingsReader {
     try {
       return getter.get();
     } catch (ConfigException e) {
-      throw new ConfigError(ConfigNames.oneLine(e));
+      throw new ConfigError(OneLine.of(ConfigNames.oneLine(e)));
     }
   }
 }

@@ -158,8 +158,8 @@ class ScenarioTest {
       },
       {"blksim.profiles.begunkov-2021.steps.frobnicate = 1", "not a step"},
       {"blksim.profiles.begunkov-2021.colour = blue", "not a profile key"},
-      {"blksim.profiles.begunkov-2021.steps.io_read = -1", ">= 0"},
-      {"blksim.profiles.begunkov-2021.scale = 0", "must be a number > 0"},
+      {"blksim.profiles.begunkov-2021.steps.io_read = -1", "steps.io_read = '-1' is out of range"},
+      {"blksim.profiles.begunkov-2021.scale = 0", "accepted 0.001 to 100"},
       {"blksim.cpu.profile = zen9", "known begunkov-2021"},
       {
         "blksim.profiles.begunkov-2021.setup.queue.iostat = true", "unknown key blksim.queue.iostat"

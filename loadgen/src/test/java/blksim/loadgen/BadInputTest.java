@@ -1,6 +1,7 @@
 package blksim.loadgen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class BadInputTest {
         "io_uring -d32 /dev/dm-0                                | /dev/dm-0: no such device",
         "io_uring -d32 --profile zen9 /dev/nullb0               | known begunkov-2021",
         "compare -- io_uring -d32 /dev/nullb0                   | give --patch LIST",
-        "compare --a-set nokey -- io_uring -d32 /dev/nullb0     | --a-set nokey: expected path=value",
+        "compare --a-set nokey -- io_uring -d32 /dev/nullb0     | --a-set 'nokey': expected path=value",
         "compare --patch bio-init-compound -- io_uring --json x.json /dev/nullb0 | --json after -- would apply to A and B alike",
         "compare --a-set io-uring.depth=4 -- io_uring --patch bio-init-compound /dev/nullb0 | --patch after -- would apply",
         "io_uring -d32 --json /nonexistent/dir/x.json /dev/nullb0 | --json /nonexistent/dir/x.json: cannot write: no such directory",
@@ -45,6 +46,28 @@ class BadInputTest {
         "io_uring -d32 --null-blk zoned=1 /dev/nullb0           | does not model yet",
         "io_uring -d32 --null-blk hw_queue_dept=1 /dev/nullb0   | unknown parameter hw_queue_dept",
         "io_uring -d32 --null-blk irqmode=7 /dev/nullb0         | accepted 0 to 2",
+        "io_uring -d32 --set engine.dispatcher.type=Bogus /dev/nullb0 | type = 'Bogus' is not accepted: Dispatcher",
+        "io_uring -d32 --set engine.dispatcher.executor=bogus /dev/nullb0 | accepted: thread-pool-executor",
+        "io_uring -d32 --set engine.dispatcher.thread-pool-executor.fixed-pool-size=0 /dev/nullb0 | accepted 1 to 64",
+        "io_uring -d32 --set akka.actor.provider=bogus.Provider /dev/nullb0 | akka.actor.provider is not read",
+        "io_uring -d32 --set run.status-interval=1ns /dev/nullb0 | accepted at most 100000",
+        "io_uring -d32 --set cpu.submitter-cpus=abc /dev/nullb0  | submitter-cpus = 'abc' is not a list",
+        "io_uring -d32 --set cpu.submitter-cpus=[1.5] /dev/nullb0 | submitter-cpus[0] = '1.5' is not a whole number",
+        "io_uring -d32 --set io-uring.depth=16.9 /dev/nullb0     | depth = '16.9' is not a whole number",
+        "io_uring -d32 --set run.seed=1.5 /dev/nullb0            | seed = '1.5' is not a whole number",
+        "io_uring -d32 --set run.seed=18446744073709551616 /dev/nullb0 | is out of range",
+        "io_uring -d32 --set run.seed=2^64 /dev/nullb0           | Reserved character '^'",
+        "io_uring -d32 --set run.runtime=10 /dev/nullb0          | '10' has no unit",
+        "io_uring -d32 --set profiles.begunkov-2021.facts.clock-ghz=1e-300 /dev/nullb0 | accepted 0.1 to 20 GHz",
+        "io_uring -d32 --set profiles.begunkov-2021.scale=1e300 /dev/nullb0 | accepted 0.001 to 100",
+        "io_uring -d32 --set profiles.begunkov-2021.facts.syscall-ns=1e18 /dev/nullb0 | accepted 0 to 1000000 ns",
+        "io_uring -d32 --set profiles.begunkov-2021.steps.io_read=1e300 /dev/nullb0 | steps.io_read = '1.0E300' is out of range",
+        "io_uring -d32 --set profiles.begunkov-2021.facts.colck-ghz=4 /dev/nullb0 | did you mean clock-ghz?",
+        "io_uring -d32 --set profiles.begunkov-2021.steps.io_uring_enter=0 --set profiles.begunkov-2021.facts.syscall-ns=0 /dev/nullb0 | prices a call of io_uring_enter at 0 ns",
+        "io_uring -d32 --taskset , /dev/nullb0                   | --taskset ',': '' is not a CPU",
+        "io_uring -d32 --null-blk hw_queue_depth /dev/nullb0     | hw_queue_depth needs a value (the kernel answers -EINVAL)",
+        "io_uring -d32 --null-blk irqmode /dev/nullb0            | irqmode needs a value",
+        "io_uring -d32 /dev/nullb99999999999999999999            | no such device",
         "run missing.conf                                       | missing.conf: no such scenario file",
         "run                                                    | SCENARIO.conf",
         "frobnicate                                             | frobnicate",
@@ -93,6 +116,36 @@ class BadInputTest {
     assertEquals(1, r.errLines().size(), "one line: " + r.err());
     assertTrue(r.err().contains(expected.trim()), r.err());
     assertEquals("", r.out(), "nothing on stdout");
+  }
+
+  @Test
+  void inputNestedTooDeepShouldBeOneLine() {
+    String deep = "[".repeat(3000) + "]".repeat(3000);
+    Blksim r = Blksim.run("io_uring", "-d32", "--set", "run.seed=" + deep, "/dev/nullb0");
+    assertEquals(2, r.status(), r.err());
+    assertEquals(1, r.errLines().size(), "one line: " + r.err());
+    assertTrue(r.err().contains("nested too deeply"), r.err());
+    assertTrue(r.err().length() < 400, "the input is not echoed whole");
+  }
+
+  @Test
+  void controlCharactersInInputShouldBeEscapedNotEchoed() {
+    for (String[] args :
+        new String[][] {
+          {"io_uring", "-d", "3\n2\u001b[2J", "/dev/nullb0"},
+          {"io_uring", "-d32", "--taskset", "0\n1", "/dev/nullb0"},
+          {"io_uring", "-d32", "--null-blk", "gb=1\u0007x", "/dev/nullb0"},
+          {"io_uring", "-d32", "--set", "engine.kind=\"a\\nb\"", "/dev/nullb0"},
+          {"io_uring", "-d32", "/dev/nullb0\n/dev/x"},
+        }) {
+      Blksim r = Blksim.run(args);
+      assertEquals(2, r.status(), String.join(" ", args) + ": " + r.err());
+      assertEquals(1, r.errLines().size(), "one line: " + r.err());
+      assertTrue(
+          r.err().chars().filter(c -> c < 0x20).allMatch(c -> c == '\n'),
+          "no raw control character: " + r.err());
+      assertFalse(r.err().contains("java."), "no Java class names: " + r.err());
+    }
   }
 
   @Test

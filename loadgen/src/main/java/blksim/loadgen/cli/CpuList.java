@@ -1,6 +1,7 @@
 package blksim.loadgen.cli;
 
 import blksim.config.ConfigError;
+import blksim.config.OneLine;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +13,7 @@ final class CpuList {
 
   static List<Integer> parse(String list) {
     List<Integer> cpus = new ArrayList<>();
-    for (String part : list.split(",")) {
+    for (String part : list.split(",", -1)) {
       String p = part.trim();
       try {
         int dash = p.indexOf('-');
@@ -28,7 +29,11 @@ final class CpuList {
         }
       } catch (NumberFormatException e) {
         throw new ConfigError(
-            "--taskset " + list + ": '" + p + "' is not a CPU or a range: accepted e.g. 0-3,8");
+            "--taskset "
+                + OneLine.quoted(OneLine.clipped(list))
+                + ": "
+                + OneLine.quoted(OneLine.clipped(p))
+                + " is not a CPU or a range: accepted e.g. 0-3,8");
       }
     }
     return cpus;

@@ -188,14 +188,17 @@ public final class PathCosts {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());
       }
     }
-    if (steps.get(KernelFn.SYSCALL).ps() + steps.get(KernelFn.IO_URING_ENTER).ps() == 0) {
+    if (steps.get(KernelFn.SYSCALL).ps()
+            + steps.get(KernelFn.IO_URING_ENTER).ps()
+            + steps.get(KernelFn.FDGET_FDPUT).ps()
+        == 0) {
       // every turn of t/io_uring's loop makes this call: at 0 ns virtual time could not advance
       throw new ConfigError(
           "profile "
               + p.name()
-              + " prices a call of io_uring_enter at 0 ns (facts.syscall-ns and"
-              + " steps.io_uring_enter are both 0): t/io_uring's loop would not advance virtual"
-              + " time; give either a cost");
+              + " prices a call of io_uring_enter at 0 ns (facts.syscall-ns, steps.io_uring_enter"
+              + " and, without -X1, fdget_fdput): t/io_uring's loop would not advance virtual time;"
+              + " give one of them a cost");
     }
   }
 
