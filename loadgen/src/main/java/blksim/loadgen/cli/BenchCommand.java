@@ -2,7 +2,9 @@ package blksim.loadgen.cli;
 
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
+import blksim.config.OneLine;
 import blksim.config.Scenario;
+import blksim.loadgen.ExitStatus;
 import blksim.loadgen.report.RunReport;
 import blksim.loadgen.report.TIoUringFormat;
 import java.io.OutputStream;
@@ -28,6 +30,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin HelpOption help = new HelpOption();
 
   private final PrintStream out;
+  private final PrintStream err;
 
   @Option(
       names = "--runs",
@@ -40,8 +43,9 @@ public final class BenchCommand implements Callable<Integer> {
   /** The most CPUs --scale takes. */
   static final int MAX_SCALE = 1024;
 
-  BenchCommand(PrintStream out) {
+  BenchCommand(PrintStream out, PrintStream err) {
     this.out = out;
+    this.err = err;
   }
 
   @Option(
@@ -53,10 +57,24 @@ public final class BenchCommand implements Callable<Integer> {
               + " (--scale 1,16,64); the default scenario otherwise.")
   List<Integer> scale = new ArrayList<>();
 
-  private static final String[] ENGINES = {"akka", "sequential"};
+  private static final List<String> BOTH = List.of("akka", "sequential");
+
+  /** The engines to bench: both, or the one --engine names. */
+  private List<String> engines = BOTH;
+
+  /** Each run as a JSON object, for --json. */
+  private final List<String> jsonRuns = new ArrayList<>();
 
   @Override
   public Integer call() {
+    JsonTarget.check(run.json);
+    if (run.engine != null) {
+      if (!BOTH.contains(run.engine)) {
+        throw new ConfigError(
+            "--engine " + OneLine.quoted(run.engine) + ": accepted akka, sequential");
+      }
+      engines = List.of(run.engine);
+    }
     if (runs < 1 || runs > 1000) {
       throw new ConfigError("--runs " + runs + ": accepted 1 to 1000");
     }
@@ -77,13 +95,17 @@ public final class BenchCommand implements Callable<Integer> {
       out.println("  at each CPU count N: --cpus N -nN --null-blk 'submit_queues=N poll_queues=N'");
     }
     out.println("cpus  engine      run  wall_s  messages  ios_completed  sim_ios_per_wall_sec");
-    double[][] medians = new double[points.size()][ENGINES.length];
+    double[][] medians = new double[points.size()][engines.size()];
     for (int p = 0; p < points.size(); p++) {
-      for (int e = 0; e < ENGINES.length; e++) {
-        medians[p][e] = bench(settings(ENGINES[e], points.get(p)));
+      for (int e = 0; e < engines.size(); e++) {
+        medians[p][e] = bench(settings(engines.get(e), points.get(p)));
+        if (medians[p][e] < 0) {
+          writeJson();
+          return ExitStatus.BOOKS.code();
+        }
       }
     }
-    for (int p = 0; p < points.size(); p++) {
+    for (int p = 0; p < points.size() && engines.size() == 2; p++) {
       out.printf(
           Locale.ROOT,
           "%4s  akka / sequential (medians): %.2f%n",
@@ -93,29 +115,64 @@ public final class BenchCommand implements Callable<Integer> {
     if (points.size() > 1) {
       out.println("cpus  engine      median sim_ios_per_wall_sec  ratio to the first count");
       for (int p = 0; p < points.size(); p++) {
-        for (int e = 0; e < ENGINES.length; e++) {
+        for (int e = 0; e < engines.size(); e++) {
           out.printf(
               Locale.ROOT,
               "%4d  %-10s  %26s  %.2f%n",
               points.get(p),
-              ENGINES[e],
+              engines.get(e),
               rate(medians[p][e]),
               medians[p][e] / medians[0][e]);
         }
       }
     }
+    writeJson();
     return 0;
   }
 
-  /** One engine's warm-up and runs; prints each and returns the median rate. */
+  /** The runs so far, to --json when it was given. */
+  private void writeJson() {
+    if (run.json == null) {
+      return;
+    }
+    String text = "{\n  \"bench_runs\": [\n" + String.join(",\n", jsonRuns) + "\n  ]\n}\n";
+    try {
+      java.nio.file.Files.writeString(run.json, text);
+    } catch (java.io.IOException e) {
+      throw new ConfigError("--json " + run.json + ": cannot write: " + e.getMessage());
+    }
+  }
+
+  /**
+   * One engine's warm-up and runs; prints each and returns the median rate, or -1 when a run's
+   * books did not balance (named on stderr).
+   */
   private double bench(BlksimSettings s) {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     String engine = s.engine().kind().name().toLowerCase(Locale.ROOT);
-    Runner.run(s, quiet);
+    if (!balanced(Runner.run(s, quiet), engine, 0)) {
+      return -1;
+    }
     List<Double> rates = new ArrayList<>();
     for (int i = 1; i <= runs; i++) {
       RunReport r = Runner.run(s, quiet);
+      if (!balanced(r, engine, i)) {
+        return -1;
+      }
       rates.add(r.simIosPerWallSec());
+      jsonRuns.add(
+          String.format(
+              Locale.ROOT,
+              "    {\"cpus\": %d, \"engine\": \"%s\", \"run\": %d, \"wall_ns\": %d,"
+                  + " \"messages\": %d, \"ios_completed\": %d, \"sim_ios_per_wall_sec\": %.0f,"
+                  + " \"books_balanced\": true}",
+              s.cpu().count(),
+              engine,
+              i,
+              r.wallNanos(),
+              r.result().messages(),
+              r.completed(),
+              r.simIosPerWallSec()));
       out.printf(
           Locale.ROOT,
           "%4d  %-10s %4d  %6.3f  %8d  %13d  %s%n",
@@ -139,6 +196,22 @@ public final class BenchCommand implements Callable<Integer> {
     return median;
   }
 
+  /**
+   * Whether run {@code i}'s books balanced (0 is the warm-up); names the first violation if not.
+   */
+  private boolean balanced(RunReport r, String engine, int i) {
+    if (r.result().books().balanced()) {
+      return true;
+    }
+    err.println(
+        "blksim bench: "
+            + engine
+            + (i == 0 ? " warm-up" : " run " + i)
+            + ": the books do not balance: "
+            + r.result().books().violations().get(0));
+    return false;
+  }
+
   private static String cpus(BlksimSettings base, Integer n) {
     return n == null ? String.valueOf(base.cpu().count()) : String.valueOf(n);
   }
@@ -159,7 +232,7 @@ public final class BenchCommand implements Callable<Integer> {
           "bench --scale");
     }
     scenario = run.apply(scenario);
-    scenario.option("blksim.engine.kind", engine, "bench");
+    scenario.option("blksim.engine.kind", engine, "bench --engine");
     return scenario.settings();
   }
 

@@ -62,7 +62,7 @@ public final class Cli {
     cmd.addSubcommand("io_uring", new IoUringCommand(out, err, reports));
     cmd.addSubcommand("run", new RunCommand(out, err, reports));
     cmd.addSubcommand("compare", new CompareCommand(out, err));
-    cmd.addSubcommand("bench", new BenchCommand(out));
+    cmd.addSubcommand("bench", new BenchCommand(out, err));
     cmd.addSubcommand("fuzz", new FuzzCommand(out, err));
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));

@@ -1,0 +1,111 @@
+package blksim.loadgen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run that fails, or is interrupted, ends as the README says: one line, or t/io_uring's totals.
+ */
+class ContainmentTest {
+  @TempDir Path dir;
+
+  @Test
+  void aComponentThatThrowsMidRunShouldExit3InOneLineWithThePartialResults() throws IOException {
+    for (String engine : List.of("akka", "sequential")) {
+      Path json = dir.resolve(engine + ".json");
+      long start = System.nanoTime();
+      Blksim r =
+          Blksim.run(
+              "io_uring",
+              "-d32",
+              "-s32",
+              "-c32",
+              "-b512",
+              "-p1",
+              "-r1",
+              "--engine",
+              engine,
+              "--set",
+              "books.break=throw",
+              "--json",
+              json.toString(),
+              "/dev/nullb0");
+      long wallMs = (System.nanoTime() - start) / 1_000_000;
+      assertEquals(3, r.status(), r.err());
+      assertEquals(1, r.errLines().size(), "one line: " + r.err());
+      assertTrue(r.err().startsWith("blksim: the run failed: nullb0-hctx1 failed at "), r.err());
+      assertTrue(r.err().contains("broken on purpose"), r.err());
+      assertTrue(wallMs < 5_000, "ended in " + wallMs + " ms of wall time");
+      assertFalse(r.out().contains("blksim: t/io_uring"), "no summary of a failed run");
+      String partial = Files.readString(json);
+      assertTrue(partial.contains("\"ended\": \"failed: nullb0-hctx1 failed at"), partial);
+      assertTrue(partial.contains("\"balanced\": false"), "the books at that point");
+      assertTrue(partial.contains("\"ios_submitted\": "), partial);
+    }
+  }
+
+  /**
+   * SIGINT two seconds into a ten-second run: t/io_uring's "Exiting on signal" and its maximum,
+   * then blksim's summary with the books, the JSON, exit 0 (t/io_uring's own after a SIGINT).
+   */
+  @Test
+  void sigintShouldEndTheRunWithItsSummaryBooksAndJson() throws Exception {
+    Path json = dir.resolve("int.json");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(
+        List.of(
+            "io_uring",
+            "-d32",
+            "-s32",
+            "-c32",
+            "-b512",
+            "-p1",
+            "-r10",
+            "--engine",
+            "sequential",
+            "--json",
+            json.toString(),
+            "/dev/nullb0"));
+    Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("err").toFile()).start();
+    List<String> out = new ArrayList<>();
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        out.add(line);
+        if (line.startsWith("IOPS=")
+            && out.stream().filter(l -> l.startsWith("IOPS=")).count() == 1) {
+          Thread.sleep(2_000);
+          new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+        }
+      }
+    }
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
+    String all = String.join("\n", out);
+    String err = Files.readString(dir.resolve("err"));
+    assertEquals(0, p.exitValue(), err + all);
+    assertTrue(out.contains("Exiting on signal"), all);
+    assertTrue(all.contains("  ended       early, after "), all);
+    assertTrue(all.contains(" of virtual time: signal"), all);
+    assertTrue(all.contains("  books       balanced"), all);
+    assertTrue(Files.readString(json).contains("\"ended\": \"signal\""));
+    assertEquals("", err);
+  }
+}
