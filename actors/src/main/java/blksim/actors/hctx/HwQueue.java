@@ -52,9 +52,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
   }
 
-  /** The request at which {@code books.break = throw} makes a queue throw: well into a run. */
-  private static final long THROW_AFTER = 100_000;
-
   private final HwCtx hctx;
   private final SimRef<NullBlkDevice.Command> driver;
   private final Charger charger;
@@ -85,15 +82,15 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       HwCtx hctx,
       SimRef<NullBlkDevice.Command> driver,
       PathCosts costs,
-      BooksSettings.Break breakOnPurpose) {
+      BooksSettings books) {
     super(self.name(), Command.class);
     this.hctx = hctx;
     this.driver = driver;
     this.charger = new Charger(costs);
     this.sbitmapLine = new CostStep(Contention.LINE_SBITMAP_WORD, costs.lineTransferPs());
     this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
-    this.leakOneTag = breakOnPurpose == BooksSettings.Break.LEAK_TAG;
-    this.throwAfter = breakOnPurpose == BooksSettings.Break.THROW ? THROW_AFTER : 0;
+    this.leakOneTag = books.breakOnPurpose() == BooksSettings.Break.LEAK_TAG;
+    this.throwAfter = books.breakOnPurpose() == BooksSettings.Break.THROW ? books.throwAfter() : 0;
   }
 
   @Override
@@ -352,5 +349,14 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   public CostLedger ledger() {
     return charger.ledger();
+  }
+
+  /** The hardware context's books, and nothing of a call left half done here. */
+  public void audit(blksim.queues.books.Books books) {
+    hctx.audit(books);
+    books.check(wouldBlock.isEmpty(), name() + ": bios that found no tag never ended (-EAGAIN)");
+    books.check(
+        endedEarlier.isEmpty() && queuedEarlier.isEmpty(),
+        name() + ": a call that kblockd redispatched never finished");
   }
 }

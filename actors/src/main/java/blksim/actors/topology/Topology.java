@@ -119,7 +119,7 @@ public final class Topology {
                 nb.hwQueueDepth(),
                 nrCpus,
                 RandomStreams.of(s.run().seed(), nullb.diskName() + "-hctx" + h + "-sbitmap"));
-        HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books().breakOnPurpose());
+        HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books());
         hctxs.add(q);
         registry.bind(ref, q);
       }
@@ -303,7 +303,7 @@ public final class Topology {
     List<RunResult.Hctx> depths = new ArrayList<>();
     for (HwQueue q : hctxs) {
       ledger.merge(q.ledger());
-      q.hctx().audit(books);
+      q.audit(books);
       HwCtx h = q.hctx();
       if (h.dispatchedCount() > 0) {
         depths.add(

@@ -33,7 +33,11 @@ class ComponentActorTest {
 
   private HwQueue hwQueue() {
     return new HwQueue(
-        hctxRef, new HwCtx(1, HctxType.POLL, 64, 1), deviceRef, costs, BooksSettings.Break.NONE);
+        hctxRef,
+        new HwCtx(1, HctxType.POLL, 64, 1),
+        deviceRef,
+        costs,
+        new BooksSettings(BooksSettings.Break.NONE, 1));
   }
 
   @Test

@@ -77,7 +77,8 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Parameters(
       paramLabel = "<run arguments>",
-      description = "After --: io_uring ... or run SCENARIO.conf")
+      description =
+          "After --: io_uring ... or run SCENARIO.conf, with any run option but --json and --patch (refused there); they apply to A and B alike")
   List<String> runArgs = new ArrayList<>();
 
   CompareCommand(PrintStream out, PrintStream err) {

@@ -20,6 +20,7 @@ public final class HwCtx {
   private long noTag;
   private long busyCount;
   private long requeueCount;
+  private long redispatchedCount;
 
   /**
    * @param index {@code hctx->queue_num}
@@ -100,6 +101,7 @@ public final class HwCtx {
   /** kblockd dispatches a request turned away: {@code blk_mq_start_request} again. */
   public void redispatched(Request rq) {
     rq.start();
+    redispatchedCount++;
   }
 
   /** Requests the driver returned BLK_STS_RESOURCE for. */
@@ -166,5 +168,9 @@ public final class HwCtx {
           "hctx" + index + ": request tag " + rq.tag() + " still allocated (" + rq.state() + ")");
     }
     books.checkEqual(dispatched, completed, "hctx" + index + ": requests dispatched vs freed");
+    books.checkEqual(
+        busyCount + requeueCount,
+        redispatchedCount,
+        "hctx" + index + ": requests turned away (dispatch or requeue list) vs dispatched again");
   }
 }

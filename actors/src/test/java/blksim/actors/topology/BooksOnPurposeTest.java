@@ -1,0 +1,124 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.actors.engine.SequentialEngine;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The end-of-run books, broken on purpose: a hardware queue throws mid-run ({@code books.break =
+ * throw}), the run ends there, and its partial books must name everything that was in flight — the
+ * submitter, io_uring's lists, the bio set, tags and requests, null_blk's timers, io-wq, DM's
+ * dm_ios and its suspend. (Checks that only a bug could break are broken field by field in the
+ * queues' and devices' BooksOnPurposeTest.)
+ */
+class BooksOnPurposeTest {
+  private static final String SEED =
+      "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
+          + "blksim.run.runtime = 10ms";
+  private static final String DM =
+      "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 4096,"
+          + " files = [\"/dev/dm-0\"] }\nblksim.run.runtime = 1ms\nblksim.kernel.preset ="
+          + " \"5.18\"\nblksim.dm.tables = [\"0 1024 linear /dev/nullb0 0\"]";
+
+  /** The books of a run of {@code hocon} whose hardware queue throws at request {@code n}. */
+  private static List<String> stoppedAt(long n, String hocon, String... sets) {
+    String[] all = new String[sets.length + 2];
+    System.arraycopy(sets, 0, all, 0, sets.length);
+    all[sets.length] = "books.break=throw";
+    all[sets.length + 1] = "books.throw-after=" + n;
+    RunFailed f =
+        assertThrows(
+            RunFailed.class,
+            () ->
+                Topology.build(Runs.settings(hocon, all), new TopologyTest.Recorder())
+                    .run(new SequentialEngine()));
+    assertTrue(f.getMessage().contains("broken on purpose"), f.getMessage());
+    return f.partial().books().violations();
+  }
+
+  private static void fires(List<String> violations, String... expected) {
+    for (String e : expected) {
+      assertTrue(
+          violations.stream().anyMatch(v -> v.contains(e)),
+          "expected '" + e + "' in " + violations);
+    }
+  }
+
+  @Test
+  void aPolledRunStoppedMidWayShouldNameWhatWasInFlight() {
+    fires(
+        stoppedAt(1000, SEED),
+        "cpu0: the submitter thread never ended",
+        "cpu0: 32 io_uring requests still on the IOPOLL list",
+        "cpu0: io_uring requests not back in the request cache",
+        "cpu0: io_uring requests submitted vs completed",
+        "cpu0: SQEs the kernel accepted vs t/io_uring's done",
+        "blkdev_dio_pool: bios handed out and never put",
+        "hctx1: tags still allocated at the end of the run",
+        "hctx1: request tag",
+        "hctx1: requests dispatched vs freed");
+  }
+
+  @Test
+  void anIrqRunStoppedMidWayShouldNameItsInterruptsAndTimers() {
+    fires(
+        stoppedAt(1000, SEED, "io-uring.polled=false", "null-blk.irqmode=2"),
+        "cpu0: an interrupt was left unhandled",
+        "nullb0: requests queued vs completed",
+        "nullb0: completion timers still armed");
+  }
+
+  @Test
+  void ioWqStoppedMidWayShouldNameItsWork() {
+    fires(
+        stoppedAt(3000, "blksim.run.runtime = 10ms"),
+        "cpu1-iou-wrk0: requests punted to io-wq vs issued by it",
+        "cpu1-iou-wrk0: 64 requests left on the io-wq list",
+        "cpu1-iou-wrk0: the io-wq worker was left with a request");
+  }
+
+  @Test
+  void aDmRunStoppedMidWayShouldNameItsDmIos() {
+    fires(
+        stoppedAt(100, DM),
+        "dm-0: dm_ios never completed (md->pending_io)",
+        "dm-0: dm_ios allocated vs completed",
+        "dm-0: dm_ios left on a polled bio's list",
+        "dm-0 io_bs: bios handed out and never put");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aHardwareQueueLeftHalfWayThroughACallShouldBeCaught() throws ReflectiveOperationException {
+    blksim.config.BlksimSettings s = blksim.config.BlksimSettings.defaults();
+    blksim.actors.hctx.HwQueue q =
+        new blksim.actors.hctx.HwQueue(
+            new blksim.actors.engine.SimRef<>(0, "nullb0-hctx1"),
+            new blksim.queues.blkmq.HwCtx(1, blksim.queues.blkmq.HctxType.POLL, 4, 1),
+            new blksim.actors.engine.SimRef<>(1, "nullb0"),
+            blksim.queues.cost.PathCosts.of(
+                s.profile(), s.kernel(), new blksim.queues.cost.PathCosts.Knobs(true, true, true)),
+            s.books());
+    for (String field : List.of("wouldBlock", "endedEarlier")) {
+      java.lang.reflect.Field f = q.getClass().getDeclaredField(field);
+      f.setAccessible(true);
+      ((java.util.Map<Integer, List<Object>>) f.get(q)).put(0, List.of());
+    }
+    blksim.queues.books.Books books = new blksim.queues.books.Books();
+    q.audit(books);
+    fires(
+        books.violations(),
+        "nullb0-hctx1: bios that found no tag never ended (-EAGAIN)",
+        "nullb0-hctx1: a call that kblockd redispatched never finished");
+  }
+
+  @Test
+  void aDmRunStoppedWhileSuspendedShouldNameTheSuspend() {
+    fires(
+        stoppedAt(460, DM, "cpu.count=3", "dm.suspend=[\"dm-0 at 200us for 200us\"]"),
+        "cpu2-dmsetup-dm-0: suspends vs resumes");
+  }
+}

@@ -1,0 +1,173 @@
+package blksim.loadgen.bad;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import blksim.loadgen.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * Generated input, a thousand tries per kind: every case either runs (exit 0) or is refused with
+ * exit 2 and one line on stderr and nothing on stdout; never a trace, exit 1 or 3, or a run that
+ * does not end within a bounded wall time. Runs are short (20 us of virtual time, the sequential
+ * engine) so that the properties stay fast; the seeds are fixed, so CI sees the same cases.
+ */
+class GeneratedBadInputTest {
+  /** The most wall time a case may take, refused or run: a hang fails instead of waiting. */
+  private static final long WALL_LIMIT_S = 30;
+
+  private static final ExecutorService RUNNER = Executors.newSingleThreadExecutor();
+
+  /** Appended to every case: short virtual runs on the plain engine. */
+  private static final List<String> SHORT =
+      List.of("--engine", "sequential", "--set", "run.runtime=20us");
+
+  @AfterContainer
+  static void stop() {
+    RUNNER.shutdownNow();
+  }
+
+  @Provide
+  Arbitrary<List<String>> ioUringCommandLines() {
+    Arbitrary<List<String>> parts =
+        BadInputs.withOneFault(
+            Arbitraries.oneOf(BadInputs.goodIoUringFlag(), BadInputs.goodRunOption()),
+            Arbitraries.oneOf(BadInputs.ioUringFlag(), BadInputs.runOption()));
+    Arbitrary<List<String>> devices =
+        Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(8, Arbitraries.just(List.of("/dev/nullb0"))),
+            net.jqwik.api.Tuple.of(2, BadInputs.file().list().ofMaxSize(2)));
+    return Combinators.combine(parts, devices)
+        .as(
+            (p, files) -> {
+              List<String> args = new ArrayList<>(List.of("io_uring"));
+              args.addAll(p);
+              args.addAll(SHORT);
+              args.addAll(files);
+              return args;
+            });
+  }
+
+  @Property(tries = 1000, seed = "20261201")
+  void commandLinesShouldRunOrBeRefusedInOneLine(@ForAll("ioUringCommandLines") List<String> args) {
+    check(args);
+  }
+
+  @Property(tries = 1000, seed = "20261202")
+  void hoconScenariosShouldRunOrBeRefusedInOneLine(@ForAll("scenarios") String hocon)
+      throws IOException {
+    Path file = Files.createTempFile("blksim-bad", ".conf");
+    try {
+      Files.write(file, hocon.getBytes(StandardCharsets.UTF_8));
+      List<String> args = new ArrayList<>(List.of("run", file.toString()));
+      args.addAll(SHORT);
+      check(args);
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
+
+  @Provide
+  Arbitrary<String> scenarios() {
+    return BadInputs.hocon();
+  }
+
+  @Property(tries = 1000, seed = "20261203")
+  void nullBlkParametersShouldRunOrBeRefusedInOneLine(@ForAll("nullBlk") String params) {
+    List<String> args = new ArrayList<>(List.of("io_uring", "-d32", "--null-blk", params));
+    args.addAll(SHORT);
+    args.add("/dev/nullb0");
+    check(args);
+  }
+
+  @Provide
+  Arbitrary<String> nullBlk() {
+    return BadInputs.nullBlkParams();
+  }
+
+  @Property(tries = 1000, seed = "20261204")
+  void dmTablesShouldRunOrBeRefusedInOneLine(
+      @ForAll("dmTables") String table, @ForAll("polled") String polled) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("io_uring", "-d32", polled, "--kernel", "5.18", "--dm-table", table));
+    args.addAll(SHORT);
+    args.add("/dev/dm-0");
+    check(args);
+  }
+
+  @Provide
+  Arbitrary<String> dmTables() {
+    return Combinators.combine(
+            BadInputs.dmLine().list().ofMinSize(1).ofMaxSize(2), Arbitraries.of(";", "\n"))
+        .as((lines, sep) -> String.join(sep, lines));
+  }
+
+  @Provide
+  Arbitrary<String> polled() {
+    return Arbitraries.of("-p0", "-p1");
+  }
+
+  /** The README's promise for one case. */
+  static void check(List<String> args) {
+    String[] argv = args.toArray(String[]::new);
+    String what = String.join(" ", args).replace("\n", "\\n");
+    Future<int[]> status;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    status =
+        RUNNER.submit(
+            () -> {
+              try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                  PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+                return new int[] {Main.run(argv, o, e)};
+              }
+            });
+    int code;
+    try {
+      code = status.get(WALL_LIMIT_S, TimeUnit.SECONDS)[0];
+    } catch (TimeoutException e) {
+      status.cancel(true);
+      fail(what + ": no end after " + WALL_LIMIT_S + " s of wall time");
+      return;
+    } catch (Exception e) {
+      fail(what + ": " + e);
+      return;
+    }
+    String stderr = err.toString(StandardCharsets.UTF_8);
+    net.jqwik.api.statistics.Statistics.collect(
+        code == 0 ? "runs" : stderr.replaceAll("[0-9'\"].*", "").strip());
+    String stdout = out.toString(StandardCharsets.UTF_8);
+    assertTrue(code == 0 || code == 2, what + ": exit " + code + ": " + stderr);
+    assertFalse(stderr.contains("\tat "), what + ": a trace: " + stderr);
+    assertFalse(stderr.contains("Exception"), what + ": a Java class name: " + stderr);
+    if (code == 2) {
+      assertEquals(1, stderr.strip().split("\n").length, what + ": not one line: " + stderr);
+      assertTrue(stderr.endsWith("\n") && !stderr.isBlank(), what + ": " + stderr);
+      assertEquals("", stdout, what + ": something on stdout with the refusal");
+    } else {
+      assertEquals("", stderr, what + ": stderr of a run that ended well");
+    }
+  }
+}
