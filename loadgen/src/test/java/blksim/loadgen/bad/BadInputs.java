@@ -125,15 +125,7 @@ final class BadInputs {
             .collect(Collectors.toList());
     Arbitrary<String> exact = Arbitraries.of(known);
     Arbitrary<String> misspelt =
-        Combinators.combine(exact, Arbitraries.integers().between(0, 3))
-            .as(
-                (k, how) ->
-                    switch (how) {
-                      case 0 -> k.substring(0, k.length() - 1);
-                      case 1 -> k + "s";
-                      case 2 -> k.replace('-', '_');
-                      default -> "akka." + k;
-                    });
+        Combinators.combine(exact, Arbitraries.integers().between(0, 3)).as(BadInputs::misspelt);
     return Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(6, exact),
         net.jqwik.api.Tuple.of(2, misspelt),
@@ -162,13 +154,7 @@ final class BadInputs {
             "-d", "-s", "-c", "-b", "-p", "-B", "-F", "-n", "-O", "-N", "-t", "-T", "-r", "-R",
             "-a", "-S", "-X", "-P", "-V", "-e", "-u", "-H", "-D", "-Q", "-");
     return Combinators.combine(flag, number(), Arbitraries.integers().between(0, 3))
-        .as(
-            (f, v, how) ->
-                switch (how) {
-                  case 0 -> List.of(f + v);
-                  case 1 -> List.of(f);
-                  default -> List.of(f, v);
-                });
+        .as(BadInputs::flagWithValue);
   }
 
   /** blksim's own run options, with values. */
@@ -227,13 +213,7 @@ final class BadInputs {
             "");
     Arbitrary<String> token =
         Combinators.combine(name, number(), Arbitraries.integers().between(0, 4))
-            .as(
-                (n, v, how) ->
-                    switch (how) {
-                      case 0 -> n;
-                      case 1 -> n + "=";
-                      default -> n + "=" + v;
-                    });
+            .as(BadInputs::paramToken);
     Arbitrary<String> good =
         Arbitraries.oneOf(
             Arbitraries.integers().between(1, 4).map(n -> "submit_queues=" + n),
@@ -273,14 +253,7 @@ final class BadInputs {
     Arbitrary<String> line =
         Combinators.combine(
                 sectors, sectors, type, dev, number(), Arbitraries.integers().between(0, 5))
-            .as(
-                (start, len, t, d, off, how) ->
-                    switch (how) {
-                      case 0 -> start + " " + len + " " + t;
-                      case 1 -> "0 " + len + " " + t + " " + d;
-                      case 2 -> start + " " + len + " " + t + " " + d + " " + off + " extra";
-                      default -> "0 " + len + " " + t + " " + d + " " + off;
-                    });
+            .as(BadInputs::dmLineOf);
     return Combinators.combine(
             line.list().ofMinSize(1).ofMaxSize(3), Arbitraries.of(";", "\n", " ; "))
         .as((lines, sep) -> String.join(sep, lines));
@@ -347,14 +320,7 @@ final class BadInputs {
             bad,
             Arbitraries.integers().between(0, 4),
             Arbitraries.integers().between(0, 9))
-        .as(
-            (parts, fault, at, coin) -> {
-              List<List<String>> all = new java.util.ArrayList<>(parts);
-              if (coin < 7) {
-                all.add(Math.min(at, all.size()), fault);
-              }
-              return all.stream().flatMap(List::stream).toList();
-            });
+        .as(BadInputs::inserted);
   }
 
   /** A valid dm-linear table line over the default null_blk, or one with a field wrong. */
@@ -378,17 +344,7 @@ final class BadInputs {
             .sorted()
             .collect(Collectors.toList());
     return Combinators.combine(Arbitraries.of(keys), Arbitraries.integers().between(0, 9), value())
-        .as(
-            (k, how, random) -> {
-              com.typesafe.config.ConfigValue v = ref.getValue(k);
-              String near = v.render(com.typesafe.config.ConfigRenderOptions.concise());
-              if (v.unwrapped() instanceof Number n && how < 4) {
-                near = String.valueOf(n.longValue() * 2 + how - 1);
-              } else if (v.unwrapped() instanceof Boolean b && how < 4) {
-                near = String.valueOf(!b);
-              }
-              return k + " = " + (how < 7 ? near : random);
-            });
+        .as((k, how, random) -> k + " = " + (how < 7 ? near(ref, k, how) : random));
   }
 
   /** Files on a t/io_uring command line. */
@@ -436,5 +392,62 @@ final class BadInputs {
         .ofMinSize(1)
         .ofMaxSize(4)
         .map(l -> String.join("\n", l));
+  }
+
+  private static String misspelt(String k, int how) {
+    return switch (how) {
+      case 0 -> k.substring(0, k.length() - 1);
+      case 1 -> k + "s";
+      case 2 -> k.replace('-', '_');
+      default -> "akka." + k;
+    };
+  }
+
+  private static List<String> flagWithValue(String f, String v, int how) {
+    return switch (how) {
+      case 0 -> List.of(f + v);
+      case 1 -> List.of(f);
+      default -> List.of(f, v);
+    };
+  }
+
+  private static String paramToken(String n, String v, int how) {
+    return switch (how) {
+      case 0 -> n;
+      case 1 -> n + "=";
+      default -> n + "=" + v;
+    };
+  }
+
+  private static String dmLineOf(
+      String start, String len, String t, String d, String off, int how) {
+    return switch (how) {
+      case 0 -> start + " " + len + " " + t;
+      case 1 -> "0 " + len + " " + t + " " + d;
+      case 2 -> start + " " + len + " " + t + " " + d + " " + off + " extra";
+      default -> "0 " + len + " " + t + " " + d + " " + off;
+    };
+  }
+
+  /** {@code parts}, with {@code fault} at {@code at} seven times in ten ({@code coin}). */
+  private static List<String> inserted(
+      List<List<String>> parts, List<String> fault, int at, int coin) {
+    List<List<String>> all = new java.util.ArrayList<>(parts);
+    if (coin < 7) {
+      all.add(Math.min(at, all.size()), fault);
+    }
+    return all.stream().flatMap(List::stream).toList();
+  }
+
+  /** The default of {@code k}, or a number or boolean next to it. */
+  private static String near(com.typesafe.config.Config ref, String k, int how) {
+    com.typesafe.config.ConfigValue v = ref.getValue(k);
+    if (v.unwrapped() instanceof Number n && how < 4) {
+      return String.valueOf(n.longValue() * 2 + how - 1);
+    }
+    if (v.unwrapped() instanceof Boolean b && how < 4) {
+      return String.valueOf(!b);
+    }
+    return v.render(com.typesafe.config.ConfigRenderOptions.concise());
   }
 }

@@ -58,15 +58,15 @@ class GeneratedBadInputTest {
         Arbitraries.frequencyOf(
             net.jqwik.api.Tuple.of(8, Arbitraries.just(List.of("/dev/nullb0"))),
             net.jqwik.api.Tuple.of(2, BadInputs.file().list().ofMaxSize(2)));
-    return Combinators.combine(parts, devices)
-        .as(
-            (p, files) -> {
-              List<String> args = new ArrayList<>(List.of("io_uring"));
-              args.addAll(p);
-              args.addAll(SHORT);
-              args.addAll(files);
-              return args;
-            });
+    return Combinators.combine(parts, devices).as(GeneratedBadInputTest::ioUring);
+  }
+
+  private static List<String> ioUring(List<String> parts, List<String> files) {
+    List<String> args = new ArrayList<>(List.of("io_uring"));
+    args.addAll(parts);
+    args.addAll(SHORT);
+    args.addAll(files);
+    return args;
   }
 
   @Property(tries = 1000, seed = "20261201")
@@ -129,6 +129,13 @@ class GeneratedBadInputTest {
     return Arbitraries.of("-p0", "-p1");
   }
 
+  private static int[] run(String[] argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
+    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      return new int[] {Main.run(argv, o, e)};
+    }
+  }
+
   /** The README's promise for one case. */
   static void check(List<String> args) {
     String[] argv = args.toArray(String[]::new);
@@ -136,14 +143,7 @@ class GeneratedBadInputTest {
     Future<int[]> status;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    status =
-        RUNNER.submit(
-            () -> {
-              try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                  PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-                return new int[] {Main.run(argv, o, e)};
-              }
-            });
+    status = RUNNER.submit(() -> run(argv, out, err));
     int code;
     try {
       code = status.get(WALL_LIMIT_S, TimeUnit.SECONDS)[0];
