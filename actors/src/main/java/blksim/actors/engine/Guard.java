@@ -16,7 +16,9 @@ final class Guard {
    */
   static final long STUCK_AFTER = 4_000_000L;
 
-  /** Deliveries between two looks at the interruption: a volatile read is not free. */
+  /**
+   * Deliveries between two looks at the interruption (a power of two): a volatile read is not free.
+   */
   private static final long LOOK_EVERY = 1024;
 
   private final Registry registry;
@@ -44,7 +46,7 @@ final class Guard {
     if (++atInstant > STUCK_AFTER) {
       throw RunAborted.timeStuck(registry.name(queue.lastTarget()), now, atInstant - 1);
     }
-    if (delivered % LOOK_EVERY == 0) {
+    if ((delivered & (LOOK_EVERY - 1)) == 0) {
       Sent s = registry.interruption().due(now);
       if (s != null) {
         queue.push(now, s.target(), s.message());
