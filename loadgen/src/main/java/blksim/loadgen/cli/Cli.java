@@ -142,7 +142,7 @@ public final class Cli {
         ("blksim".equals(name) ? "blksim" : "blksim " + name)
             + ": "
             + OneLine.of(firstLine(ex.getMessage()))
-            + accepted(ex.getCommandLine()));
+            + (ex.getMessage().contains("option '--") ? "" : accepted(ex.getCommandLine())));
     return ExitStatus.USAGE.code();
   }
 

@@ -51,7 +51,7 @@ public final class JarBuild implements Build, AutoCloseable {
           "blksim fuzz: "
               + jar
               + ": not a blksim jar this JVM can run (blksim.loadgen.Main.run): "
-              + e);
+              + blksim.actors.engine.RunAborted.describe(e));
     }
   }
 
