@@ -106,7 +106,12 @@ public final class NullBlkParams {
                 + name
                 + " needs a value (the kernel answers -EINVAL): e.g. "
                 + name
-                + (kind == Kind.INT ? "=64" : "=1,10,0,-1"));
+                + "="
+                + (kind == Kind.INT
+                    ? ConfigFactory.defaultReference()
+                        .getValue("blksim.null-blk." + name.replace('_', '-'))
+                        .render()
+                    : "1,10,0,-1"));
       }
       String value = eq < 0 ? "1" : token.substring(eq + 1);
       values.put(
