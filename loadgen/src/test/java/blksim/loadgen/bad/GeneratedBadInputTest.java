@@ -51,8 +51,8 @@ class GeneratedBadInputTest {
   @Provide
   Arbitrary<List<String>> ioUringCommandLines() {
     Arbitrary<List<String>> parts =
-        BadInputs.withOneFault(
-            Arbitraries.oneOf(BadInputs.goodIoUringFlag(), BadInputs.goodRunOption()),
+        GoodInputs.withOneFault(
+            Arbitraries.oneOf(GoodInputs.goodIoUringFlag(), GoodInputs.goodRunOption()),
             Arbitraries.oneOf(BadInputs.ioUringFlag(), BadInputs.runOption()));
     Arbitrary<List<String>> devices =
         Arbitraries.frequencyOf(
@@ -120,7 +120,7 @@ class GeneratedBadInputTest {
   @Provide
   Arbitrary<String> dmTables() {
     return Combinators.combine(
-            BadInputs.dmLine().list().ofMinSize(1).ofMaxSize(2), Arbitraries.of(";", "\n"))
+            GoodInputs.dmLine().list().ofMinSize(1).ofMaxSize(2), Arbitraries.of(";", "\n"))
         .as((lines, sep) -> String.join(sep, lines));
   }
 
