@@ -150,33 +150,18 @@ final class SettingsReader {
   }
 
   private long whole(String path, ConfigValue v, long lo, long hi, String index) {
-    double d = number(path, v, index);
+    number(path, v, index);
     BigDecimal exact = exact(v);
+    String why = null;
     if (exact == null || exact.stripTrailingZeros().scale() > 0) {
-      throw new ConfigError(
-          where(path)
-              + path
-              + index
-              + " = "
-              + shown(v)
-              + " is not a whole number: accepted "
-              + lo
-              + " to "
-              + hi);
+      why = " is not a whole number";
+    } else if (exact.compareTo(BigDecimal.valueOf(lo)) < 0
+        || exact.compareTo(BigDecimal.valueOf(hi)) > 0) {
+      why = " is out of range";
     }
-    if (exact.compareTo(BigDecimal.valueOf(lo)) < 0
-        || exact.compareTo(BigDecimal.valueOf(hi)) > 0
-        || Double.isInfinite(d)) {
+    if (why != null) {
       throw new ConfigError(
-          where(path)
-              + path
-              + index
-              + " = "
-              + shown(v)
-              + " is out of range: accepted "
-              + lo
-              + " to "
-              + hi);
+          where(path) + path + index + " = " + shown(v) + why + ": accepted " + lo + " to " + hi);
     }
     return exact.longValueExact();
   }
