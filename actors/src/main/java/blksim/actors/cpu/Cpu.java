@@ -79,8 +79,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record WantsUringLock(long atPs, IoKiocb req, SimRef<IoWqWorker.Command> worker)
       implements Command {}
 
-  /** t/io_uring's main thread reads the submitter's counters. */
-  public record ReadCounters(long atPs, SimRef<Report> replyTo) implements Command {}
+  /**
+   * t/io_uring's main thread reads the submitter's counters.
+   *
+   * @param latency whether to send the latencies reaped since the last read too (for an interval
+   *     log)
+   */
+  public record ReadCounters(long atPs, SimRef<Report> replyTo, boolean latency)
+      implements Command {}
 
   /** What a CPU tells t/io_uring's main thread; the main thread receives it through an adapter. */
   public sealed interface Report extends SimMessage permits Counters, ThreadExited {}
@@ -89,8 +95,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    * A submitter's counters, read at {@code atPs}.
    *
    * @param submitter the submitter's index
+   * @param intervalLatencyNs the latencies reaped since the last read, when asked for; else null
    */
-  public record Counters(long atPs, int submitter, long done, long calls, long reaps)
+  public record Counters(
+      long atPs, int submitter, long done, long calls, long reaps, Histogram intervalLatencyNs)
       implements Report {}
 
   /**
@@ -138,6 +146,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       Map<String, SimRef<DmDevice.Command>> dms) {}
 
   private final CpuCore core;
+
+  /** The latency histogram at the main thread's last read, for the next interval's share. */
+  private Histogram latencyAtLastRead;
+
   private final SubmitterPath thread;
   private final IrqPath irq;
   private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
@@ -259,9 +271,19 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   private void onReadCounters(ReadCounters m, Outbox out) {
     Submitter sub = core.sub;
+    Histogram interval = null;
+    if (m.latency()) {
+      Histogram now = core.latencyNs.copy();
+      interval = now.copy();
+      if (latencyAtLastRead != null) {
+        interval.subtract(latencyAtLastRead);
+      }
+      latencyAtLastRead = now;
+    }
     out.send(
         m.replyTo(),
-        new Counters(m.atPs(), core.cfg.submitter(), sub.done(), sub.calls(), sub.reaps()));
+        new Counters(
+            m.atPs(), core.cfg.submitter(), sub.done(), sub.calls(), sub.reaps(), interval));
   }
 
   public int index() {

@@ -8,6 +8,7 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
  * Models t/io_uring's main thread: at the end of every status interval it reads every submitter's
@@ -58,6 +59,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
   private long lastReaps;
   private final long[] doneNow;
   private final long[] doneBefore;
+  private final Histogram[] latencyNow;
   private boolean finish;
   private boolean finished;
 
@@ -80,6 +82,7 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     this.sink = sink;
     this.doneNow = new long[submitters.size()];
     this.doneBefore = new long[submitters.size()];
+    this.latencyNow = new Histogram[submitters.size()];
   }
 
   @Override
@@ -137,13 +140,14 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     received = 0;
     done = calls = reaps = 0;
     for (SimRef<Cpu.Command> s : submitters) {
-      out.send(s, new Cpu.ReadCounters(tick.atPs(), reports));
+      out.send(s, new Cpu.ReadCounters(tick.atPs(), reports, sink.wantsIntervalLatency()));
     }
   }
 
   private void onCounters(Cpu.Counters c, Outbox out) {
     done += c.done();
     doneNow[c.submitter()] = c.done();
+    latencyNow[c.submitter()] = c.intervalLatencyNs();
     calls += c.calls();
     reaps += c.reaps();
     if (++received < submitters.size() || finished) {
@@ -155,9 +159,13 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     }
     long now = c.atPs();
     List<Long> bySubmitter = new ArrayList<>();
+    List<Histogram> latency = new ArrayList<>();
     for (int i = 0; i < doneNow.length; i++) {
       bySubmitter.add(doneNow[i] - doneBefore[i]);
       doneBefore[i] = doneNow[i];
+      if (latencyNow[i] != null) {
+        latency.add(latencyNow[i]);
+      }
     }
     sink.interval(
         new StatusSink.Interval(
@@ -167,7 +175,8 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
             done - lastDone,
             calls - lastCalls,
             reaps - lastReaps,
-            bySubmitter));
+            bySubmitter,
+            latency));
     lastDone = done;
     lastCalls = calls;
     lastReaps = reaps;

@@ -1,6 +1,7 @@
 package blksim.actors.tiouring;
 
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /** Where t/io_uring's main thread reports: the status lines and the end of the run. */
 public interface StatusSink {
@@ -15,6 +16,8 @@ public interface StatusSink {
    * @param calls increase of {@code s->calls} (io_uring_enter calls)
    * @param reaps increase of {@code s->reaps} (CQEs reaped)
    * @param doneBySubmitter the increase of {@code done} of each submitter, by index
+   * @param latencyBySubmitter the latencies each submitter reaped in the interval, by index, when
+   *     the sink {@link #wantsIntervalLatency() wants them}; else empty
    */
   record Interval(
       int index,
@@ -23,10 +26,29 @@ public interface StatusSink {
       long done,
       long calls,
       long reaps,
-      List<Long> doneBySubmitter) {
+      List<Long> doneBySubmitter,
+      List<Histogram> latencyBySubmitter) {
     public Interval {
       doneBySubmitter = List.copyOf(doneBySubmitter);
+      latencyBySubmitter = List.copyOf(latencyBySubmitter);
     }
+
+    /** An interval without latencies. */
+    public Interval(
+        int index,
+        long startPs,
+        long endPs,
+        long done,
+        long calls,
+        long reaps,
+        List<Long> doneBySubmitter) {
+      this(index, startPs, endPs, done, calls, reaps, doneBySubmitter, List.of());
+    }
+  }
+
+  /** Whether each interval should carry the latencies reaped in it (an interval log). */
+  default boolean wantsIntervalLatency() {
+    return false;
   }
 
   /** One status interval is over. */

@@ -100,6 +100,7 @@ public record RunResult(
    *     printed: the fuzzer's Little's-law oracle checks the latency histogram against it)
    * @param inFlightAtEnd I/Os stamped and never reaped by the end of the run
    * @param accepted SQEs the kernel accepted, {@code done} and those of a call that never returned
+   * @param latencyNs submit-to-reap latency of every I/O this submitter reaped
    */
   public record Submitter(
       int index,
@@ -112,7 +113,8 @@ public record RunResult(
       List<String> fatal,
       double meanInFlight,
       long inFlightAtEnd,
-      long accepted) {}
+      long accepted,
+      Histogram latencyNs) {}
 
   /**
    * Where bios came from.

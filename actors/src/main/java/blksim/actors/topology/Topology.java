@@ -293,7 +293,8 @@ public final class Topology {
               sub.fatal(),
               sub.meanInFlight(endPs),
               sub.inFlightAtEnd(),
-              cpu.ring().submitted()));
+              cpu.ring().submitted(),
+              cpu.latencyNs().copy()));
       latency.add(cpu.latencyNs());
       ledger.merge(cpu.ledger());
       cpu.audit(books);

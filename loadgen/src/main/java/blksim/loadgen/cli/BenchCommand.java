@@ -68,6 +68,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JsonTarget.check(run.json);
+    if (run.outDir != null) {
+      throw new ConfigError(
+          "blksim bench: --out: bench makes many runs and writes no run directory; --json takes"
+              + " every run's figures");
+    }
     if (run.engine != null) {
       if (!BOTH.contains(run.engine)) {
         throw new ConfigError(

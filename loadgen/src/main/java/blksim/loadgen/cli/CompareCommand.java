@@ -94,14 +94,18 @@ public final class CompareCommand implements Callable<Integer> {
     }
     List<String> args = runArgs.isEmpty() ? Arrays.asList(Cli.DEFAULT_ARGS) : runArgs;
     for (String a : args) {
-      for (String option : new String[] {"--json", "--patch"}) {
+      for (String option : new String[] {"--json", "--patch", "--out"}) {
         if (a.equals(option) || a.startsWith(option + "=")) {
           // After --, an option would be the run's, on both sides: not what compare means.
           throw new ConfigError(
               "blksim compare: "
                   + option
-                  + " after -- would apply to A and B alike; give it before --, as compare's"
-                  + (option.equals("--patch") ? " (B's patches)" : " (the comparison's JSON)"));
+                  + " after -- would apply to A and B alike; "
+                  + (option.equals("--patch")
+                      ? "give it before --, as compare's (B's patches)"
+                      : option.equals("--json")
+                          ? "give it before --, as compare's (the comparison's JSON)"
+                          : "compare does not write a run directory yet"));
         }
       }
     }

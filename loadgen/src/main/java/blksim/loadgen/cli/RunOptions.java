@@ -41,6 +41,14 @@ public final class RunOptions {
   Path json;
 
   @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description =
+          "Also write the run's directory: config.conf, summary.json, latency.hgrm, latency.hlog,"
+              + " profile.txt.")
+  Path outDir;
+
+  @Option(
       names = "--patch",
       paramLabel = "a,b",
       split = ",",

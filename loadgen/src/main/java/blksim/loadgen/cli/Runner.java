@@ -12,6 +12,7 @@ import blksim.config.ConfigError;
 import blksim.config.EngineSettings;
 import blksim.loadgen.ExitStatus;
 import blksim.loadgen.report.JsonReport;
+import blksim.loadgen.report.RunDirectory;
 import blksim.loadgen.report.RunReport;
 import blksim.loadgen.report.StatusPrinter;
 import blksim.loadgen.report.Summary;
@@ -19,6 +20,8 @@ import blksim.loadgen.report.TIoUringFormat;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** Runs one scenario and prints what t/io_uring would, then blksim's summary. */
@@ -32,16 +35,18 @@ final class Runner {
    */
   static ExitStatus runAndReport(
       BlksimSettings settings,
-      Path json,
+      RunOptions options,
       PrintStream out,
       PrintStream err,
       Consumer<RunReport> reports) {
+    Path json = options.json;
     JsonTarget.check(json);
+    RunDirectory dir = options.outDir == null ? null : RunDirectory.open(options.outDir, settings);
     RunReport r;
     try {
-      r = run(settings, out, true);
+      r = run(settings, out, true, dir);
     } catch (Failed f) {
-      return failed(f, json, out, err);
+      return failed(f, json, dir, out, err);
     }
     if (settings.ioUring().trackLatencies()) {
       for (RunResult.Submitter sub : r.result().submitters()) {
@@ -52,6 +57,9 @@ final class Runner {
     Summary.print(r, out);
     if (json != null) {
       write(r, json);
+    }
+    if (dir != null) {
+      writeDirectory(r, dir);
     }
     out.println(Summary.wallLine(r));
     out.flush();
@@ -68,19 +76,39 @@ final class Runner {
    * exit 3. (A profile that would stop virtual time is refused before the run, with exit 2; a run
    * whose time stops all the same has found a bug of the model.)
    */
-  private static ExitStatus failed(Failed f, Path json, PrintStream out, PrintStream err) {
+  private static ExitStatus failed(
+      Failed f, Path json, RunDirectory dir, PrintStream out, PrintStream err) {
     out.flush();
-    String where = "";
+    List<String> where = new ArrayList<>();
     if (json != null) {
       try {
         JsonReport.write(f.partial(), json);
-        where = "; what ran is in " + json;
+        where.add(json.toString());
       } catch (IOException e) {
-        where = "; --json " + json + " could not be written either";
+        where.add("not " + json + " (" + e.getMessage() + ")");
       }
     }
-    err.println("blksim: the run failed: " + f.getMessage() + where);
+    if (dir != null) {
+      try {
+        dir.write(f.partial());
+        where.add(dir.path().toString());
+      } catch (IOException e) {
+        where.add("not " + dir.path() + " (" + e.getMessage() + ")");
+      }
+    }
+    err.println(
+        "blksim: the run failed: "
+            + f.getMessage()
+            + (where.isEmpty() ? "" : "; what ran is in " + String.join(" and ", where)));
     return ExitStatus.BOOKS;
+  }
+
+  private static void writeDirectory(RunReport r, RunDirectory dir) {
+    try {
+      dir.write(r);
+    } catch (IOException e) {
+      throw new ConfigError("--out " + dir.path() + ": cannot write: " + e.getMessage());
+    }
   }
 
   private static void write(RunReport r, Path json) {
@@ -108,17 +136,22 @@ final class Runner {
 
   /** Runs {@code settings}: startup and status lines go to {@code out}. */
   static RunReport run(BlksimSettings settings, PrintStream out) {
-    return run(settings, out, false);
+    return run(settings, out, false, null);
   }
 
   /**
    * Runs {@code settings}: startup and status lines go to {@code out}; with {@code signals}, SIGINT
-   * and SIGTERM end the run early, as they end t/io_uring's.
+   * and SIGTERM end the run early, as they end t/io_uring's; with {@code dir}, the interval log is
+   * written as the run goes.
    *
    * @throws Failed if the run ended early on a failure
    */
-  static RunReport run(BlksimSettings settings, PrintStream out, boolean signals) {
+  static RunReport run(
+      BlksimSettings settings, PrintStream out, boolean signals, RunDirectory dir) {
     StatusPrinter printer = new StatusPrinter(out, settings.ioUring().blockSize());
+    if (dir != null) {
+      printer.logTo(dir.intervalLog());
+    }
     Topology topology = Topology.build(settings, printer);
     TIoUringFormat.startup(settings.ioUring()).forEach(out::println);
     Engine engine =

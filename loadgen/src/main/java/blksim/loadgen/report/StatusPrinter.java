@@ -33,14 +33,28 @@ public final class StatusPrinter implements StatusSink {
   private final int bs;
   private final List<Line> lines = new ArrayList<>();
   private long maxIops;
+  private IntervalLog log;
 
   public StatusPrinter(PrintStream out, int bs) {
     this.out = out;
     this.bs = bs;
   }
 
+  /** Also logs each interval's latencies to {@code log}. */
+  public void logTo(IntervalLog log) {
+    this.log = log;
+  }
+
+  @Override
+  public boolean wantsIntervalLatency() {
+    return log != null;
+  }
+
   @Override
   public void interval(Interval iv) {
+    if (log != null) {
+      log.interval(iv.startPs(), iv.endPs(), iv.latencyBySubmitter());
+    }
     long lengthNs = VirtualTime.ns(iv.endPs() - iv.startPs());
     long iops = lengthNs == 0 ? 0 : iv.done() * VirtualTime.NS_PER_SEC / lengthNs;
     long rpc = iv.calls() == 0 ? -1 : iv.done() / iv.calls();

@@ -1,0 +1,99 @@
+package blksim.loadgen.report;
+
+import blksim.config.BlksimSettings;
+import blksim.config.ConfigError;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigRenderOptions;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A run's directory ({@code --out DIR}): everything a run leaves, in files other tools read.
+ *
+ * <ul>
+ *   <li>{@code config.conf}: the resolved configuration, every {@code blksim} key, as HOCON that
+ *       {@code blksim run} takes back;
+ *   <li>{@code summary.json}: the figures, as {@code --json} writes them;
+ *   <li>{@code latency.hgrm}: HdrHistogram's percentile distribution of submit-to-reap latency, in
+ *       microseconds, which HdrHistogram's plotter reads;
+ *   <li>{@code latency.hlog}: the interval log ({@link IntervalLog}), written during the run;
+ *   <li>{@code profile.txt}: CPU time per I/O by kernel function, as the summary prints it.
+ * </ul>
+ *
+ * A run that ended early on a failure leaves the same files, of what ran.
+ */
+public final class RunDirectory {
+  private final Path dir;
+  private final IntervalLog log;
+
+  private RunDirectory(Path dir, IntervalLog log) {
+    this.dir = dir;
+    this.log = log;
+  }
+
+  /**
+   * Creates {@code dir} if needed and opens its interval log, before the run starts.
+   *
+   * @throws ConfigError naming the directory and why it cannot be written
+   */
+  public static RunDirectory open(Path dir, BlksimSettings settings) {
+    try {
+      Files.createDirectories(dir);
+      if (!Files.isWritable(dir)) {
+        throw new IOException("not writable");
+      }
+      List<Integer> cpus = new ArrayList<>();
+      for (int t = 0; t < settings.ioUring().threads(); t++) {
+        cpus.add(settings.cpu().cpuOf(t));
+      }
+      return new RunDirectory(dir, new IntervalLog(dir.resolve("latency.hlog"), cpus));
+    } catch (IOException | RuntimeException e) {
+      throw new ConfigError("--out " + dir + ": cannot write there: " + why(e));
+    }
+  }
+
+  /** Where the interval log goes: the status printer writes it as the intervals end. */
+  public IntervalLog intervalLog() {
+    return log;
+  }
+
+  /** Writes the files of {@code r}, and closes the interval log. */
+  public void write(RunReport r) throws IOException {
+    log.finish(r.result());
+    Files.writeString(dir.resolve("config.conf"), config(r.settings()));
+    JsonReport.write(r, dir.resolve("summary.json"));
+    try (PrintStream hgrm = new PrintStream(dir.resolve("latency.hgrm").toFile(), "UTF-8")) {
+      r.result().latencyNs().outputPercentileDistribution(hgrm, 1000.0);
+    }
+    List<String> profile = ProfileReport.format(ProfileReport.lines(r), "");
+    Files.write(dir.resolve("profile.txt"), profile, StandardCharsets.UTF_8);
+  }
+
+  public Path path() {
+    return dir;
+  }
+
+  /** The resolved {@code blksim} keys as HOCON, without the origins. */
+  static String config(BlksimSettings settings) {
+    Config blksim = settings.engine().akkaConfig().getConfig("blksim").atKey("blksim");
+    return "# The resolved configuration of this run: blksim run config.conf runs it again.\n"
+        + blksim
+            .root()
+            .render(
+                ConfigRenderOptions.defaults()
+                    .setOriginComments(false)
+                    .setComments(false)
+                    .setJson(false)
+                    .setFormatted(true));
+  }
+
+  private static String why(Exception e) {
+    String m = e.getMessage();
+    return m == null ? e.getClass().getSimpleName() : m;
+  }
+}
