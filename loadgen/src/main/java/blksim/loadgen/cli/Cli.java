@@ -41,7 +41,8 @@ public final class Cli {
     @Override
     public Integer call() {
       throw new ConfigError(
-          "blksim: give a command (io_uring, run, compare, bench, fuzz) or no arguments at all");
+          "blksim: give a command (io_uring, run, compare, bench, fuzz, report) or no arguments at"
+              + " all");
     }
   }
 
@@ -64,6 +65,7 @@ public final class Cli {
     cmd.addSubcommand("compare", new CompareCommand(out, err));
     cmd.addSubcommand("bench", new BenchCommand(out, err));
     cmd.addSubcommand("fuzz", new FuzzCommand(out, err));
+    cmd.addSubcommand("report", new ReportCommand(out));
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
     // Handlers as methods, not block lambdas: google-java-format 1.28 and 2.0 (JDK 17 and 25) lay

@@ -1,9 +1,13 @@
 package blksim.loadgen.report;
 
+import blksim.actors.topology.RunResult;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.time.VirtualTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -103,6 +107,7 @@ public final class JsonReport {
       }
       b.append("\n  ],\n");
     }
+    cpus(res, b);
     b.append("  \"books\": {\"balanced\": ")
         .append(res.books().balanced())
         .append(", \"violations\": [");
@@ -116,6 +121,47 @@ public final class JsonReport {
         .append(Math.round(r.simIosPerWallSec()))
         .append("\n}\n");
     return b.toString();
+  }
+
+  /** Each CPU's time by kind over the run, and each hardware queue's tags in use. */
+  private static void cpus(RunResult res, StringBuilder b) {
+    List<String> rows = new ArrayList<>();
+    for (RunResult.Submitter sub : res.submitters()) {
+      rows.add(cpuTime(res, sub.cpu(), String.valueOf(sub.index())));
+    }
+    for (RunResult.Worker w : res.workers()) {
+      rows.add(cpuTime(res, w.cpu(), "wrk" + w.thread()));
+    }
+    b.append("  \"cpus\": [\n").append(String.join(",\n", rows)).append("\n  ],\n");
+    List<String> hctxs = new ArrayList<>();
+    for (RunResult.Hctx h : res.hctxs()) {
+      hctxs.add(
+          String.format(
+              Locale.ROOT,
+              "    {\"name\": %s, \"mean_in_use\": %.3f, \"max_in_use\": %d, \"tags\": %d,"
+                  + " \"requests\": %d}",
+              quote(h.name()),
+              h.meanInUse(),
+              h.maxInUse(),
+              h.nrTags(),
+              h.dispatched()));
+    }
+    b.append("  \"hctx\": [\n").append(String.join(",\n", hctxs)).append("\n  ],\n");
+  }
+
+  private static String cpuTime(RunResult res, int cpu, String thread) {
+    StringBuilder row =
+        new StringBuilder(
+            String.format(Locale.ROOT, "    {\"cpu\": %d, \"thread\": %s", cpu, quote(thread)));
+    long busy = 0;
+    for (CpuTime t : CpuTime.values()) {
+      long ps = res.ledger().time(cpu, t);
+      busy += ps;
+      row.append(", ").append(quote(t.label().replace(' ', '_') + "_ns")).append(": ");
+      row.append(ps / VirtualTime.PS_PER_NS);
+    }
+    long idle = Math.max(0, res.endPs() - busy) / VirtualTime.PS_PER_NS;
+    return row.append(", \"idle_ns\": ").append(idle).append("}").toString();
   }
 
   /** Writes the JSON of {@code r} to {@code path}. */

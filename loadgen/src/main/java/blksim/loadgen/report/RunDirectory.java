@@ -22,7 +22,9 @@ import java.util.List;
  *   <li>{@code latency.hgrm}: HdrHistogram's percentile distribution of submit-to-reap latency, in
  *       microseconds, which HdrHistogram's plotter reads;
  *   <li>{@code latency.hlog}: the interval log ({@link IntervalLog}), written during the run;
- *   <li>{@code profile.txt}: CPU time per I/O by kernel function, as the summary prints it.
+ *   <li>{@code profile.txt}: CPU time per I/O by kernel function, as the summary prints it;
+ *   <li>{@code report.html}: all of it drawn ({@link HtmlReport}); {@code blksim report DIR} draws
+ *       it again from the other files.
  * </ul>
  *
  * A run that ended early on a failure leaves the same files, of what ran.
@@ -72,6 +74,7 @@ public final class RunDirectory {
     }
     List<String> profile = ProfileReport.format(ProfileReport.lines(r), "");
     Files.write(dir.resolve("profile.txt"), profile, StandardCharsets.UTF_8);
+    HtmlReport.write(dir);
   }
 
   public Path path() {

@@ -1,0 +1,42 @@
+package blksim.loadgen.cli;
+
+import blksim.config.ConfigError;
+import blksim.loadgen.report.HtmlReport;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code blksim report DIR}: draws a run directory's report.html again, from its files alone. */
+@Command(
+    name = "report",
+    description = "Write DIR/report.html again from a run directory (--out DIR) alone.")
+public final class ReportCommand implements Callable<Integer> {
+  @Mixin HelpOption help = new HelpOption();
+
+  private final PrintStream out;
+
+  @Parameters(index = "0", paramLabel = "DIR")
+  Path dir;
+
+  ReportCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() {
+    if (!Files.isDirectory(dir)) {
+      throw new ConfigError("blksim report: " + dir + ": no such directory");
+    }
+    try {
+      out.println("blksim report: " + HtmlReport.write(dir));
+    } catch (IOException e) {
+      throw new ConfigError("blksim report: " + dir + ": cannot write: " + e.getMessage());
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,179 @@
+package blksim.loadgen.report;
+
+import blksim.config.ConfigError;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+
+/**
+ * {@code report.html} of a run directory, from the directory's files alone ({@code summary.json}
+ * and {@code latency.hlog}): one self-contained page, its charts drawn by uPlot, inlined from its
+ * webjar, so that it opens from disk with no network.
+ */
+public final class HtmlReport {
+  private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+
+  private HtmlReport() {}
+
+  /**
+   * Writes {@code dir/report.html}.
+   *
+   * @throws ConfigError if {@code dir} is not a run directory
+   */
+  public static Path write(Path dir) throws IOException {
+    Path summary = dir.resolve("summary.json");
+    Path hlog = dir.resolve("latency.hlog");
+    if (!Files.isRegularFile(summary) || !Files.isRegularFile(hlog)) {
+      throw new ConfigError(
+          dir + ": not a run directory (summary.json and latency.hlog, as --out writes them)");
+    }
+    Config s;
+    try {
+      s =
+          ConfigFactory.parseFile(
+              summary.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
+    } catch (ConfigException e) {
+      throw new ConfigError(summary + ": not blksim's summary.json: " + e.getMessage());
+    }
+    String html =
+        resource("blksim/report/report.html")
+            .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
+            .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
+            .replace("/*DATA*/", data(s, hlog));
+    Path out = dir.resolve("report.html");
+    Files.writeString(out, html, StandardCharsets.UTF_8);
+    return out;
+  }
+
+  /** The figures the page draws, as a JavaScript object literal. */
+  private static String data(Config s, Path hlog) throws IOException {
+    Histogram all = new Histogram(3);
+    List<Double> p99t = new ArrayList<>();
+    List<Double> p99 = new ArrayList<>();
+    HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
+    try {
+      for (EncodableHistogram e = reader.nextIntervalHistogram();
+          e != null;
+          e = reader.nextIntervalHistogram()) {
+        if (e.getTag() == null) {
+          Histogram h = (Histogram) e;
+          all.add(h);
+          p99t.add(h.getEndTimeStamp() / 1000.0);
+          p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
+        }
+      }
+    } finally {
+      reader.close();
+    }
+    // The percentile curve at 1/(1-p) = 10^(k/10): p0 to p99.9999, as HdrHistogram plots it.
+    List<Double> x = new ArrayList<>();
+    List<Double> us = new ArrayList<>();
+    for (int k = 0; k <= 60 && all.getTotalCount() > 0; k++) {
+      double inv = Math.pow(10, k / 10.0);
+      x.add(inv);
+      us.add(all.getValueAtPercentile(100.0 * (1 - 1 / inv)) / 1000.0);
+    }
+    // IOPS of each status line, exact, from the summary (the log's stamps are to the ms).
+    List<Double> t = new ArrayList<>();
+    List<Double> iops = new ArrayList<>();
+    for (Config iv : s.getConfigList("intervals")) {
+      t.add(iv.getLong("end_ns") / 1e9);
+      iops.add((double) iv.getLong("iops"));
+    }
+    List<String> fn = new ArrayList<>();
+    List<Double> ns = new ArrayList<>();
+    for (Config p : s.getConfigList("profile")) {
+      fn.add(p.getString("function"));
+      ns.add(p.getDouble("ns_per_io"));
+    }
+    List<String> cpuLabels = new ArrayList<>();
+    List<Double> share = new ArrayList<>();
+    for (Config c : s.getConfigList("cpus")) {
+      double total = 0;
+      for (String k : c.root().keySet()) {
+        if (k.endsWith("_ns")) {
+          total += c.getDouble(k);
+        }
+      }
+      for (String k : new java.util.TreeSet<>(c.root().keySet())) {
+        if (k.endsWith("_ns") && total > 0) {
+          cpuLabels.add("cpu" + c.getInt("cpu") + " " + k.substring(0, k.length() - 3));
+          share.add(100.0 * c.getDouble(k) / total);
+        }
+      }
+    }
+    List<String> hctx = new ArrayList<>();
+    List<Double> mean = new ArrayList<>();
+    for (Config h : s.getConfigList("hctx")) {
+      hctx.add(h.getString("name"));
+      mean.add(h.getDouble("mean_in_use"));
+    }
+    return "{\n  title: "
+        + str(s.getString("model"))
+        + ",\n  command: "
+        + str(s.getString("blksim_command"))
+        + ",\n  percentiles: {x: "
+        + nums(x)
+        + ", us: "
+        + nums(us)
+        + "},\n  intervals: {t: "
+        + nums(t)
+        + ", iops: "
+        + nums(iops)
+        + ", p99t: "
+        + nums(p99t)
+        + ", p99: "
+        + nums(p99)
+        + "},\n  profile: {names: "
+        + strs(fn)
+        + ", ns: "
+        + nums(ns)
+        + "},\n  cpus: {labels: "
+        + strs(cpuLabels)
+        + ", share: "
+        + nums(share)
+        + "},\n  hctx: {names: "
+        + strs(hctx)
+        + ", mean: "
+        + nums(mean)
+        + "}\n}";
+  }
+
+  private static String nums(List<Double> v) {
+    return v.stream()
+        .map(d -> String.format(Locale.ROOT, "%.6g", d))
+        .collect(Collectors.joining(", ", "[", "]"));
+  }
+
+  private static String strs(List<String> v) {
+    return v.stream().map(HtmlReport::str).collect(Collectors.joining(", ", "[", "]"));
+  }
+
+  /** A JavaScript string literal, safe inside a script element. */
+  private static String str(String s) {
+    return JsonReport.quote(s).replace("</", "<\\/");
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = HtmlReport.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
