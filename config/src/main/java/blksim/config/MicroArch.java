@@ -18,6 +18,8 @@ package blksim.config;
  * @param ktimeGetNs one {@code ktime_get_ns()}
  * @param syscallNs entry and exit of one syscall, with this box's mitigations
  * @param blkgAssociateNs {@code bio_associate_blkg} of a DM clone: 0 without CONFIG_BLK_CGROUP
+ * @param tickNs one scheduler tick on a busy CPU: {@code tick_sched_timer} and what it calls
+ *     ({@code update_process_times}, {@code scheduler_tick}), beyond the interrupt's entry
  */
 public record MicroArch(
     double clockGhz,
@@ -32,7 +34,8 @@ public record MicroArch(
     double cachelineTransferNs,
     double ktimeGetNs,
     double syscallNs,
-    double blkgAssociateNs) {
+    double blkgAssociateNs,
+    double tickNs) {
 
   /** Bounds of the facts, far beyond any CPU, so that no derived cost overflows picoseconds. */
   static final double MIN_GHZ = 0.1;
@@ -56,7 +59,8 @@ public record MicroArch(
           "cacheline-transfer-ns",
           "ktime-get-ns",
           "syscall-ns",
-          "blkg-associate-ns");
+          "blkg-associate-ns",
+          "tick-ns");
 
   /** Nanoseconds of {@code cycles} at this clock. */
   public double ns(double cycles) {
@@ -98,6 +102,7 @@ public record MicroArch(
         r.doubleIn(path + ".cacheline-transfer-ns", 0, MAX_NS, "ns"),
         r.doubleIn(path + ".ktime-get-ns", 0, MAX_NS, "ns"),
         r.doubleIn(path + ".syscall-ns", 0, MAX_NS, "ns"),
-        r.doubleIn(path + ".blkg-associate-ns", 0, MAX_NS, "ns"));
+        r.doubleIn(path + ".blkg-associate-ns", 0, MAX_NS, "ns"),
+        r.doubleIn(path + ".tick-ns", 0, MAX_NS, "ns"));
   }
 }

@@ -51,10 +51,17 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           Resume,
           FromDevice,
           CompletedElsewhere,
-          WantsUringLock {}
+          WantsUringLock,
+          Tick {}
 
   /** Starts the submitter thread. */
   public record Start(long atPs) implements Command {}
+
+  /**
+   * The scheduler tick's timer fires on this CPU ({@code interference.tick}); the next one is
+   * {@code periodPs} later, up to the runtime's end ({@code untilPs}) and while the thread runs.
+   */
+  public record Tick(long atPs, long periodPs, long untilPs) implements Command {}
 
   /** A bioset's answer, through this CPU's adapter. */
   public record FromBioSet(BioSetCache.Reply reply) implements Command {
@@ -156,6 +163,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private SimMessage stashed;
   private boolean inIrq;
 
+  /** Ticks that fired while a call of the thread was out: they run at its end. */
+  private int pendingTicks;
+
   /**
    * @param index the CPU's number
    */
@@ -175,6 +185,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(FromBlock.class, this::onBlockReply)
         .on(Resume.class, this::onThreadReply)
         .on(FromDevice.class, this::onInterrupt)
+        .on(Tick.class, this::onTick)
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(WantsUringLock.class, (m, out) -> thread.onWantsUringLock(m, out))
         .on(ReadCounters.class, this::onReadCounters)
@@ -200,13 +211,35 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** A step boundary of the thread: pending interrupts run first. */
   private void onThreadReply(SimMessage m, Outbox out) {
-    if (!pendingIrqs.isEmpty()) {
+    if (!pendingIrqs.isEmpty() || pendingTicks > 0) {
       stashed = m;
       inIrq = true;
-      irqReturned(irq.start(m.atPs(), drainPending(), out), out);
+      irqReturned(irq.start(m.atPs(), drainPending(), drainTicks(), out), out);
       return;
     }
     thread.handle(m, out);
+  }
+
+  /**
+   * The tick's timer: it interrupts the thread's work at its next step boundary. A CPU whose thread
+   * sleeps is idle and does not tick (CONFIG_NO_HZ_IDLE); one whose thread has ended stops.
+   */
+  private void onTick(Tick m, Outbox out) {
+    if (thread.exiting()) {
+      return;
+    }
+    if (m.atPs() + m.periodPs() < m.untilPs()) {
+      out.send(core.self, new Tick(m.atPs() + m.periodPs(), m.periodPs(), m.untilPs()));
+    }
+    if (thread.inFlight()) {
+      pendingTicks++;
+    }
+  }
+
+  private int drainTicks() {
+    int n = pendingTicks;
+    pendingTicks = 0;
+    return n;
   }
 
   private void onInterrupt(FromDevice d, Outbox out) {
@@ -214,7 +247,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     pendingIrqs.add(m);
     if (!inIrq && !thread.inFlight() && stashed == null) {
       inIrq = true;
-      irqReturned(irq.start(Math.max(m.atPs(), thread.freeAtPs()), drainPending(), out), out);
+      irqReturned(
+          irq.start(Math.max(m.atPs(), thread.freeAtPs()), drainPending(), drainTicks(), out), out);
     }
   }
 
@@ -330,7 +364,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     books.check(
         thread.done(),
         name() + ": the submitter thread never ended, or left requests in the kernel");
-    books.check(pendingIrqs.isEmpty() && !inIrq, name() + ": an interrupt was left unhandled");
+    books.check(
+        pendingIrqs.isEmpty() && pendingTicks == 0 && !inIrq,
+        name() + ": an interrupt was left unhandled");
     core.ring.audit(books, name());
     books.checkEqual(
         core.ring.submitted(),

@@ -81,4 +81,7 @@ final class CpuPaths {
 
   /** A hard interrupt's entry and exit, and the hrtimer interrupt handler, per interrupt. */
   static final KernelFn[] IRQ_ENTRY_PATH = {KernelFn.IRQ_ENTRY, KernelFn.HRTIMER_INTERRUPT};
+
+  /** The scheduler tick's own work, in a timer interrupt already entered. */
+  static final KernelFn[] TICK_PATH = {KernelFn.TICK_SCHED_TIMER};
 }

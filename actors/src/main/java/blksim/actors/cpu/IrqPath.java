@@ -40,9 +40,15 @@ final class IrqPath {
   /** A hardware queue of a device: its timers end together. */
   private record Queue(SimRef<NullBlkDevice.Command> device, int hctx) {}
 
-  /** A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, then the timers. */
-  long start(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
+  /**
+   * A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, the scheduler tick if its timer
+   * expired ({@code ticks}), then null_blk's timers.
+   */
+  long start(long t, List<NullBlkDevice.TimerFired> fired, int ticks, Outbox out) {
     t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
+    if (ticks > 0) {
+      t += c.charge(CpuTime.IRQ, CpuPaths.TICK_PATH, ticks);
+    }
     return more(t, fired, out);
   }
 

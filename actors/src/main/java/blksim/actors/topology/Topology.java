@@ -196,6 +196,15 @@ public final class Topology {
       cpus.add(cpu);
       registry.bind(cpuRefs.get(t), cpu);
       registry.initial(cpuRefs.get(t), new Cpu.Start(0));
+      if (s.interference().tick()) {
+        // each CPU's tick at a phase of its own, from its own stream (common random numbers)
+        long period = VirtualTime.ps(s.interference().tickPeriodNs());
+        long phase = RandomStreams.of(s.run().seed(), "tick-cpu" + cpuId).nextLong(period);
+        long until = VirtualTime.ps(s.run().runtimeNs());
+        if (phase < until) {
+          registry.initial(cpuRefs.get(t), new Cpu.Tick(phase, period, until));
+        }
+      }
       if (workerRef != null) {
         int w = workerCpus.get(t);
         IoWqWorker worker = new IoWqWorker(w, workerRef, biosetRef, cfg, costs);

@@ -256,7 +256,7 @@ public final class Generator {
       }
     }
 
-    /** The queue's sysfs keys, the bio set's knobs, the seed. */
+    /** The queue's sysfs keys, the bio set's knobs, the scheduler tick, the seed. */
     private void knobs() {
       if (r.nextInt(100) < 15) {
         opts.add(new Opt("set:queue.iostats", String.valueOf(r.nextBoolean())));
@@ -269,6 +269,13 @@ public final class Generator {
       }
       if (r.nextInt(100) < 5) {
         opts.add(new Opt("set:bioset.pool-size", String.valueOf(pick(1, 2, 8))));
+      }
+      if (r.nextInt(100) < 15) {
+        opts.add(new Opt("set:interference.tick.enabled", String.valueOf(r.nextBoolean())));
+        if (r.nextBoolean()) {
+          // short runs: a fast tick, so that one fires within them
+          opts.add(new Opt("set:interference.tick.hz", String.valueOf(pick(250, 1000, 10000))));
+        }
       }
       if (r.nextInt(100) < 10) {
         opts.add(new Opt("--seed", String.valueOf(r.nextInt(1000))));

@@ -243,9 +243,9 @@ final class Relations {
    * The random sources of the model are null_blk's requeue= and timeout= fault injection (skipped
    * here when they draw), the sbitmap's per-CPU allocation hints (random, as {@code
    * sbitmap_init_node} draws them, and they decide which tag and word a request gets) and
-   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector). With one
-   * tag per hctx every hint is 0, so no source is active: the case is tried on one tag, on two
-   * seeds.
+   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector), and the
+   * scheduler tick's phase on each CPU. With one tag per hctx every hint is 0, and with the tick
+   * off no source is active: the case is tried so, on two seeds.
    */
   private Result seedFree(Case c, Outcome ran) {
     if (randomFaults(c.get("nb:requeue")) || randomFaults(c.get("nb:timeout"))) {
@@ -253,8 +253,13 @@ final class Relations {
       return Result.SKIP;
     }
     Case one = c.with("nb:hw_queue_depth", "1");
-    Outcome a =
-        ran.report().settings().nullBlk().hwQueueDepth() == 1 ? ran : sequential.run(one.args());
+    boolean plain =
+        ran.report().settings().nullBlk().hwQueueDepth() == 1
+            && !ran.report().settings().interference().tick();
+    if (ran.report().settings().interference().tick()) {
+      one = one.with("set:interference.tick.enabled", "false");
+    }
+    Outcome a = plain ? ran : sequential.run(one.args());
     if (a.exit() != 0) {
       return Result.SKIP;
     }

@@ -50,6 +50,8 @@ public enum KernelFn implements CostId {
   SCHEDULE("__schedule"),
   IRQ_ENTRY("asm_sysvec_apic_timer_interrupt"),
   HRTIMER_INTERRUPT("hrtimer_interrupt"),
+  /** The scheduler tick's work in its timer interrupt (interference.tick). */
+  TICK_SCHED_TIMER("tick_sched_timer"),
   NULL_TIMER_FN("null_cmd_timer_expired"),
   TRY_TO_WAKE_UP("try_to_wake_up"),
   BLK_MQ_GET_TAG_FAILED("blk_mq_get_tag (no tag)"),
