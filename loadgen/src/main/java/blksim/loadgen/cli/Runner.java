@@ -51,7 +51,9 @@ final class Runner {
     if (settings.ioUring().trackLatencies()) {
       for (RunResult.Submitter sub : r.result().submitters()) {
         out.println((TIoUringFormat.FIRST_TID + sub.index()) + ": Latency percentiles:");
-        TIoUringFormat.percentiles(r.percentilesNs(), "").forEach(out::println);
+        // each thread its own, as t/io_uring's per-submitter plat histogram
+        TIoUringFormat.percentiles(RunReport.percentilesNs(sub.latencyNs()), "")
+            .forEach(out::println);
       }
     }
     Summary.print(r, out);

@@ -83,7 +83,11 @@ public record RunReport(
 
   /** The value at each of t/io_uring's percentiles, in ns. */
   public long[] percentilesNs() {
-    Histogram h = result.latencyNs();
+    return percentilesNs(result.latencyNs());
+  }
+
+  /** The value at each of t/io_uring's percentiles of {@code h}, in ns. */
+  public static long[] percentilesNs(Histogram h) {
     long[] v = new long[TIoUringFormat.PLIST.length];
     for (int i = 0; i < v.length; i++) {
       v[i] = h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(TIoUringFormat.PLIST[i]);
