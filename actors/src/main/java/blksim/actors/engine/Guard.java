@@ -47,6 +47,7 @@ final class Guard {
       throw RunAborted.timeStuck(registry.name(queue.lastTarget()), now, atInstant - 1);
     }
     if ((delivered & (LOOK_EVERY - 1)) == 0) {
+      registry.interruption().reached(now);
       Sent s = registry.interruption().due(now);
       if (s != null) {
         queue.push(now, s.target(), s.message());

@@ -11,10 +11,23 @@ import java.util.function.LongFunction;
  */
 public final class Interruption {
   private volatile boolean requested;
+
+  /** Virtual time the engine has reached, published now and then for a progress display. */
+  private volatile long reachedPs;
+
   private Sent target;
   private LongFunction<? extends SimMessage> message;
   private boolean sent;
   private long sentAtPs = -1;
+
+  /** Virtual time the run has reached, as last published by the engine (any thread may read). */
+  public long reachedPs() {
+    return reachedPs;
+  }
+
+  void reached(long ps) {
+    reachedPs = ps;
+  }
 
   /** Asks the run to end; safe from any thread (a signal handler's). */
   public void request() {

@@ -12,11 +12,13 @@ import blksim.config.ConfigError;
 import blksim.config.EngineSettings;
 import blksim.loadgen.ExitStatus;
 import blksim.loadgen.report.JsonReport;
+import blksim.loadgen.report.Progress;
 import blksim.loadgen.report.RunDirectory;
 import blksim.loadgen.report.RunReport;
 import blksim.loadgen.report.StatusPrinter;
 import blksim.loadgen.report.Summary;
 import blksim.loadgen.report.TIoUringFormat;
+import blksim.queues.time.VirtualTime;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -164,6 +166,14 @@ final class Runner {
     long start = System.nanoTime();
     RunResult result;
     Signals routed = signals ? Signals.routeTo(interruption) : null;
+    Progress progress =
+        signals
+            ? Progress.start(
+                System.err,
+                interruption,
+                VirtualTime.ps(settings.run().runtimeNs()),
+                printer::doneSoFar)
+            : null;
     try {
       result = topology.run(engine);
     } catch (RunFailed e) {
@@ -177,6 +187,9 @@ final class Runner {
               wall,
               new RunReport.Ending("failed: " + e.getMessage())));
     } finally {
+      if (progress != null) {
+        progress.close();
+      }
       if (routed != null) {
         routed.close();
       }

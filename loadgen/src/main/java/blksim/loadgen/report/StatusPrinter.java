@@ -35,6 +35,9 @@ public final class StatusPrinter implements StatusSink {
   private long maxIops;
   private IntervalLog log;
 
+  /** Submissions the status lines have counted so far, for a progress display on another thread. */
+  private volatile long doneSoFar;
+
   public StatusPrinter(PrintStream out, int bs) {
     this.out = out;
     this.bs = bs;
@@ -50,8 +53,14 @@ public final class StatusPrinter implements StatusSink {
     return log != null;
   }
 
+  /** Submissions counted by the status lines so far; any thread may read it. */
+  public long doneSoFar() {
+    return doneSoFar;
+  }
+
   @Override
   public void interval(Interval iv) {
+    doneSoFar += iv.done();
     if (log != null) {
       log.interval(iv.startPs(), iv.endPs(), iv.latencyBySubmitter());
     }
