@@ -33,7 +33,7 @@ class BadInputTest {
         "compare --a-set nokey -- io_uring -d32 /dev/nullb0     | --a-set 'nokey': expected path=value",
         "compare --patch bio-init-compound -- io_uring --json x.json /dev/nullb0 | --json after -- would apply to A and B alike",
         "compare --a-set io-uring.depth=4 -- io_uring --patch bio-init-compound /dev/nullb0 | --patch after -- would apply",
-        "compare --a-set io-uring.depth=4 -- io_uring --out x /dev/nullb0 | --out after -- would apply to A and B alike",
+        "compare --a-set io-uring.depth=4 -- io_uring --out x /dev/nullb0 | --out after -- would apply to A and B alike; give it before --",
         "io_uring -d32 --json /nonexistent/dir/x.json /dev/nullb0 | --json /nonexistent/dir/x.json: cannot write: no such directory",
         "compare --json /nonexistent/x.json --patch bio-init-compound -- io_uring /dev/nullb0 | --json /nonexistent/x.json: cannot write",
         "compare --b-set io-uring.dept=4 -- io_uring /dev/nullb0 | --b-set io-uring.dept=4: 1: unknown key",

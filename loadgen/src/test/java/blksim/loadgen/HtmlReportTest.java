@@ -48,6 +48,41 @@ class HtmlReportTest {
   }
 
   @Test
+  void compareShouldWriteBothSidesAndAnOverlay() throws IOException {
+    Path dir = tmp.resolve("cmp");
+    Blksim r =
+        Blksim.run(
+            "compare",
+            "--engine=sequential",
+            "--set",
+            "run.runtime=20ms",
+            "--out",
+            dir.toString(),
+            "--patch",
+            "bdev-cache-in-file",
+            "--",
+            "io_uring",
+            "-d32",
+            "-s32",
+            "-c32",
+            "-b512",
+            "-p1",
+            "/dev/nullb0");
+    assertEquals(0, r.status(), r.err());
+    for (String f : new String[] {"A/summary.json", "B/latency.hlog", "A/report.html"}) {
+      assertTrue(Files.exists(dir.resolve(f)), f);
+    }
+    assertTrue(Files.readString(dir.resolve("compare.json")).contains("\"delta_pct\""));
+    String first = Files.readString(dir.resolve("report.html"));
+    assertTrue(first.contains("B minus A"), "the profile's difference");
+    assertTrue(first.contains("a: {command: \"t/io_uring -d32"), "A's curve");
+    assertTrue(first.contains("b: {command: \"t/io_uring -d32"), "B's curve");
+    Files.delete(dir.resolve("report.html"));
+    assertEquals(0, Blksim.run("report", dir.toString()).status());
+    assertEquals(first, Files.readString(dir.resolve("report.html")));
+  }
+
+  @Test
   void aDirectoryThatIsNotARunShouldBeOneLine() {
     Blksim r = Blksim.run("report", tmp.toString());
     assertEquals(2, r.status(), r.err());

@@ -3,7 +3,9 @@ package blksim.loadgen.cli;
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import blksim.config.Scenario;
+import blksim.loadgen.report.CompareHtml;
 import blksim.loadgen.report.CompareReport;
+import blksim.loadgen.report.RunDirectory;
 import blksim.loadgen.report.RunReport;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -75,6 +77,14 @@ public final class CompareCommand implements Callable<Integer> {
       description = "Also write baseline, patched and delta_pct as JSON.")
   Path json;
 
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description =
+          "Also write DIR/A and DIR/B, each side's run directory, DIR/compare.json and"
+              + " DIR/report.html with A and B overlaid.")
+  Path outDir;
+
   @Parameters(
       paramLabel = "<run arguments>",
       description =
@@ -105,7 +115,7 @@ public final class CompareCommand implements Callable<Integer> {
                       ? "give it before --, as compare's (B's patches)"
                       : option.equals("--json")
                           ? "give it before --, as compare's (the comparison's JSON)"
-                          : "compare does not write a run directory yet"));
+                          : "give it before --, as compare's (A's and B's directories)"));
         }
       }
     }
@@ -120,8 +130,10 @@ public final class CompareCommand implements Callable<Integer> {
       }
     }
     BlksimSettings bSettings = variant(args, List.of(), patches, bSets).settings();
+    RunDirectory aDir = outDir == null ? null : RunDirectory.open(outDir.resolve("A"), aSettings);
+    RunDirectory bDir = outDir == null ? null : RunDirectory.open(outDir.resolve("B"), bSettings);
     CompareReport.Variant a =
-        new CompareReport.Variant("A (baseline)", Runner.run(aSettings, quiet));
+        new CompareReport.Variant("A (baseline)", Runner.run(aSettings, quiet, false, aDir));
     List<CompareReport.Variant> alone = new ArrayList<>();
     for (int i = 0; i < aloneSettings.size(); i++) {
       alone.add(
@@ -129,8 +141,22 @@ public final class CompareCommand implements Callable<Integer> {
               "A + " + patches.get(i), Runner.run(aloneSettings.get(i), quiet)));
     }
     String bLabel = patches.isEmpty() ? "B" : "B (A + " + String.join(", ", patches) + ")";
-    CompareReport.Variant b = new CompareReport.Variant(bLabel, Runner.run(bSettings, quiet));
+    CompareReport.Variant b =
+        new CompareReport.Variant(bLabel, Runner.run(bSettings, quiet, false, bDir));
     CompareReport.print(a, alone, b, out);
+    if (outDir != null) {
+      try {
+        aDir.write(a.report());
+        bDir.write(b.report());
+        Files.writeString(
+            outDir.resolve("compare.json"),
+            CompareReport.json(a, alone, b),
+            StandardCharsets.UTF_8);
+        CompareHtml.write(outDir);
+      } catch (IOException e) {
+        throw new ConfigError("--out " + outDir + ": cannot write: " + e.getMessage());
+      }
+    }
     if (json != null) {
       try {
         Files.writeString(json, CompareReport.json(a, alone, b), StandardCharsets.UTF_8);

@@ -1,6 +1,7 @@
 package blksim.loadgen.cli;
 
 import blksim.config.ConfigError;
+import blksim.loadgen.report.CompareHtml;
 import blksim.loadgen.report.HtmlReport;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Parameters;
 /** {@code blksim report DIR}: draws a run directory's report.html again, from its files alone. */
 @Command(
     name = "report",
-    description = "Write DIR/report.html again from a run directory (--out DIR) alone.")
+    description = "Write DIR/report.html again from a run or compare directory (--out DIR) alone.")
 public final class ReportCommand implements Callable<Integer> {
   @Mixin HelpOption help = new HelpOption();
 
@@ -33,6 +34,12 @@ public final class ReportCommand implements Callable<Integer> {
       throw new ConfigError("blksim report: " + dir + ": no such directory");
     }
     try {
+      if (CompareHtml.isCompare(dir)) {
+        HtmlReport.write(dir.resolve("A"));
+        HtmlReport.write(dir.resolve("B"));
+        out.println("blksim report: " + CompareHtml.write(dir));
+        return 0;
+      }
       out.println("blksim report: " + HtmlReport.write(dir));
     } catch (IOException e) {
       throw new ConfigError("blksim report: " + dir + ": cannot write: " + e.getMessage());

@@ -25,7 +25,7 @@ import org.HdrHistogram.HistogramLogReader;
  * webjar, so that it opens from disk with no network.
  */
 public final class HtmlReport {
-  private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+  static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
 
   private HtmlReport() {}
 
@@ -35,20 +35,8 @@ public final class HtmlReport {
    * @throws ConfigError if {@code dir} is not a run directory
    */
   public static Path write(Path dir) throws IOException {
-    Path summary = dir.resolve("summary.json");
+    Config s = summary(dir);
     Path hlog = dir.resolve("latency.hlog");
-    if (!Files.isRegularFile(summary) || !Files.isRegularFile(hlog)) {
-      throw new ConfigError(
-          dir + ": not a run directory (summary.json and latency.hlog, as --out writes them)");
-    }
-    Config s;
-    try {
-      s =
-          ConfigFactory.parseFile(
-              summary.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
-    } catch (ConfigException e) {
-      throw new ConfigError(summary + ": not blksim's summary.json: " + e.getMessage());
-    }
     String html =
         resource("blksim/report/report.html")
             .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
@@ -57,6 +45,61 @@ public final class HtmlReport {
     Path out = dir.resolve("report.html");
     Files.writeString(out, html, StandardCharsets.UTF_8);
     return out;
+  }
+
+  /**
+   * The summary.json of run directory {@code dir}.
+   *
+   * @throws ConfigError if {@code dir} is not a run directory
+   */
+  static Config summary(Path dir) {
+    Path summary = dir.resolve("summary.json");
+    if (!Files.isRegularFile(summary) || !Files.isRegularFile(dir.resolve("latency.hlog"))) {
+      throw new ConfigError(
+          dir + ": not a run directory (summary.json and latency.hlog, as --out writes them)");
+    }
+    try {
+      return ConfigFactory.parseFile(
+          summary.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
+    } catch (ConfigException e) {
+      throw new ConfigError(summary + ": not blksim's summary.json: " + e.getMessage());
+    }
+  }
+
+  /** The untagged intervals of an interval log, added up. */
+  static Histogram total(Path hlog) throws IOException {
+    Histogram all = new Histogram(3);
+    HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
+    try {
+      for (EncodableHistogram e = reader.nextIntervalHistogram();
+          e != null;
+          e = reader.nextIntervalHistogram()) {
+        if (e.getTag() == null) {
+          all.add((Histogram) e);
+        }
+      }
+    } finally {
+      reader.close();
+    }
+    return all;
+  }
+
+  /** The x of the percentile curve: 1/(1-p) = 10^(k/10), p0 to p99.9999, as HdrHistogram plots. */
+  static List<Double> curveX() {
+    List<Double> x = new ArrayList<>();
+    for (int k = 0; k <= 60; k++) {
+      x.add(Math.pow(10, k / 10.0));
+    }
+    return x;
+  }
+
+  /** The latency at each x of {@link #curveX()}, in us. */
+  static List<Double> curveUs(Histogram h) {
+    List<Double> us = new ArrayList<>();
+    for (double inv : curveX()) {
+      us.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(100.0 * (1 - 1 / inv)) / 1000.0);
+    }
+    return us;
   }
 
   /** The figures the page draws, as a JavaScript object literal. */
@@ -79,14 +122,8 @@ public final class HtmlReport {
     } finally {
       reader.close();
     }
-    // The percentile curve at 1/(1-p) = 10^(k/10): p0 to p99.9999, as HdrHistogram plots it.
-    List<Double> x = new ArrayList<>();
-    List<Double> us = new ArrayList<>();
-    for (int k = 0; k <= 60 && all.getTotalCount() > 0; k++) {
-      double inv = Math.pow(10, k / 10.0);
-      x.add(inv);
-      us.add(all.getValueAtPercentile(100.0 * (1 - 1 / inv)) / 1000.0);
-    }
+    List<Double> x = all.getTotalCount() == 0 ? List.of() : curveX();
+    List<Double> us = all.getTotalCount() == 0 ? List.of() : curveUs(all);
     // IOPS of each status line, exact, from the summary (the log's stamps are to the ms).
     List<Double> t = new ArrayList<>();
     List<Double> iops = new ArrayList<>();
@@ -153,22 +190,22 @@ public final class HtmlReport {
         + "}\n}";
   }
 
-  private static String nums(List<Double> v) {
+  static String nums(List<Double> v) {
     return v.stream()
         .map(d -> String.format(Locale.ROOT, "%.6g", d))
         .collect(Collectors.joining(", ", "[", "]"));
   }
 
-  private static String strs(List<String> v) {
+  static String strs(List<String> v) {
     return v.stream().map(HtmlReport::str).collect(Collectors.joining(", ", "[", "]"));
   }
 
   /** A JavaScript string literal, safe inside a script element. */
-  private static String str(String s) {
+  static String str(String s) {
     return JsonReport.quote(s).replace("</", "<\\/");
   }
 
-  private static String resource(String name) throws IOException {
+  static String resource(String name) throws IOException {
     try (InputStream in = HtmlReport.class.getClassLoader().getResourceAsStream(name)) {
       if (in == null) {
         throw new IOException("missing resource " + name);
