@@ -72,6 +72,7 @@ class BadInputTest {
         "run missing.conf                                       | missing.conf: no such scenario file",
         "run                                                    | SCENARIO.conf",
         "frobnicate                                             | frobnicate",
+        "io_uring -d32 --out /dev/null/x /dev/nullb0            | --out /dev/null/x: cannot write there: Not a directory",
         "bench --out x                                          | bench makes many runs and writes no run directory",
         "bench --runs 0                                         | --runs 0",
         "bench --scale 0                                        | --scale 0: accepted 1 to 1024",

@@ -44,6 +44,9 @@ public final class RunDirectory {
    * @throws ConfigError naming the directory and why it cannot be written
    */
   public static RunDirectory open(Path dir, BlksimSettings settings) {
+    if (dir.toString().isBlank()) {
+      throw new ConfigError("--out '': give the directory to write, e.g. --out run1");
+    }
     try {
       Files.createDirectories(dir);
       if (!Files.isWritable(dir)) {
@@ -96,7 +99,19 @@ public final class RunDirectory {
   }
 
   private static String why(Exception e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "no such directory above it";
+    }
+    if (e instanceof java.nio.file.FileAlreadyExistsException) {
+      return "a file of that name is in the way";
+    }
+    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
     String m = e.getMessage();
-    return m == null ? e.getClass().getSimpleName() : m;
+    return m == null ? "it could not be created" : m;
   }
 }
