@@ -24,6 +24,20 @@ final class KeySuggestion {
     return bestDistance <= Math.max(3, key.length() / 4) ? best : null;
   }
 
+  /** The name of {@code known} nearest to {@code key}, or null if none is within 3 edits. */
+  static String nearestOf(String key, java.util.Collection<String> known) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String k : new java.util.TreeSet<>(known)) {
+      int d = distance(key, k);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = k;
+      }
+    }
+    return bestDistance <= 3 ? best : null;
+  }
+
   /** Levenshtein distance. */
   static int distance(String a, String b) {
     int[] prev = new int[b.length() + 1];

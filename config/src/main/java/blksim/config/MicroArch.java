@@ -1,5 +1,8 @@
 package blksim.config;
 
+import java.util.Set;
+import java.util.TreeSet;
+
 /**
  * Micro-architectural facts of a CPU, from which the costs of the path's variants are derived: the
  * bdev lookups (dependent loads, out-of-line calls), {@code bio_init} (stores or {@code rep stos}),
@@ -45,8 +48,8 @@ public record MicroArch(
   static final double MAX_NS = 1_000_000;
 
   /** The facts every profile gives, as keys under {@code facts}. */
-  static final java.util.Set<String> KEYS =
-      java.util.Set.of(
+  static final Set<String> KEYS =
+      Set.of(
           "clock-ghz",
           "l1-load-cycles",
           "l2-load-cycles",
@@ -68,25 +71,17 @@ public record MicroArch(
   }
 
   static MicroArch from(SettingsReader r, String path) {
-    for (String key : new java.util.TreeSet<>(r.config().getObject(path).keySet())) {
+    for (String key : new TreeSet<>(r.config().getObject(path).keySet())) {
       if (!KEYS.contains(key)) {
-        String near = null;
-        int best = Integer.MAX_VALUE;
-        for (String k : new java.util.TreeSet<>(KEYS)) {
-          int d = KeySuggestion.distance(key, k);
-          if (d < best) {
-            best = d;
-            near = k;
-          }
-        }
+        String near = KeySuggestion.nearestOf(key, KEYS);
         throw new ConfigError(
             path
                 + "."
                 + OneLine.of(key)
                 + " is not a fact"
-                + (best <= 3 ? " (did you mean " + near + "?)" : "")
+                + (near == null ? "" : " (did you mean " + near + "?)")
                 + ": known "
-                + String.join(", ", new java.util.TreeSet<>(KEYS)));
+                + String.join(", ", new TreeSet<>(KEYS)));
       }
     }
     return new MicroArch(

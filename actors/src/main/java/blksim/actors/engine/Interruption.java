@@ -7,7 +7,8 @@ import java.util.function.LongFunction;
  * makes the model end it: t/io_uring's {@code sig_int} sets {@code finish}, and the model's main
  * thread stops its submitters. An engine looks at the request between deliveries and, once, sends
  * that message at the current virtual time; an uninterrupted run never sees it, so it stays a pure
- * function of its configuration.
+ * function of its configuration. The engine also publishes here, now and then, the virtual time it
+ * has reached, for a progress display on another thread.
  */
 public final class Interruption {
   private volatile boolean requested;
@@ -15,7 +16,7 @@ public final class Interruption {
   /** Virtual time the engine has reached, published now and then for a progress display. */
   private volatile long reachedPs;
 
-  private Sent target;
+  private int target = -1;
   private LongFunction<? extends SimMessage> message;
   private boolean sent;
   private long sentAtPs = -1;
@@ -50,7 +51,7 @@ public final class Interruption {
 
   /** Names the component to tell and the message that tells it, built for the current time. */
   <M extends SimMessage> void handledBy(SimRef<M> to, LongFunction<M> make) {
-    this.target = new Sent(to.id(), null);
+    this.target = to.id();
     this.message = at -> to.delivered(make.apply(at));
   }
 
@@ -61,6 +62,6 @@ public final class Interruption {
     }
     sent = true;
     sentAtPs = nowPs;
-    return new Sent(target.target(), message.apply(nowPs));
+    return new Sent(target, message.apply(nowPs));
   }
 }
