@@ -77,6 +77,24 @@ class RunDirectoryTest {
   }
 
   @Test
+  void eachSubmitterShouldHaveItsOwnTaggedIntervals() throws IOException {
+    Path dir = tmp.resolve("two");
+    Blksim r = run(dir, "-n2", "--cpus", "3", "--taskset", "0,2");
+    assertEquals(0, r.status(), r.err());
+    Path hlog = dir.resolve("latency.hlog");
+    Histogram cpu0 = sum(hlog, "cpu0");
+    Histogram cpu2 = sum(hlog, "cpu2");
+    Histogram all = sum(hlog, null);
+    assertTrue(cpu0.getTotalCount() > 0 && cpu2.getTotalCount() > 0, "both threads reaped");
+    Histogram both = cpu0.copy();
+    both.add(cpu2);
+    assertEquals(all, both, "the untagged interval is the two threads' together");
+    assertEquals(
+        jsonLong(Files.readString(dir.resolve("summary.json")), "ios_completed"),
+        all.getTotalCount());
+  }
+
+  @Test
   void theResolvedConfigurationShouldRunTheSameRunAgain() {
     Path dir = tmp.resolve("again");
     Blksim first = run(dir, "--patch", "bio-init-compound", "--seed", "7");
