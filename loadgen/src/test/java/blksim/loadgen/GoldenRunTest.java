@@ -17,9 +17,36 @@ import org.junit.jupiter.api.Test;
 class GoldenRunTest {
 
   private static String golden() throws IOException {
-    try (InputStream in = GoldenRunTest.class.getResourceAsStream("/golden/default.out")) {
+    return golden("/golden/default.out");
+  }
+
+  private static String golden(String name) throws IOException {
+    try (InputStream in = GoldenRunTest.class.getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  /**
+   * With every interference source off, the report is the one of before there were any ({@code
+   * golden/no-interference.out}, the golden report of the commit that added the tick).
+   */
+  @Test
+  void withEveryInterferenceSourceOffTheOldFiguresShouldComeBackExactly() throws IOException {
+    Blksim off =
+        Blksim.run(
+            "io_uring",
+            "-d32",
+            "-s32",
+            "-c32",
+            "-b512",
+            "-p1",
+            "-r1",
+            "--engine",
+            "sequential",
+            "--set",
+            "interference.tick.enabled=false",
+            "/dev/nullb0");
+    assertEquals(golden("/golden/no-interference.out"), off.deterministic());
   }
 
   @Test
