@@ -26,15 +26,15 @@ public final class Progress implements AutoCloseable {
   }
 
   /**
-   * Starts the display, or nothing when stderr is not a terminal. {@code BLKSIM_PROGRESS=1} shows
-   * it anyway, {@code 0} never.
+   * Starts the display, or nothing when stderr is not a terminal ({@link #stderrIsTerminal}).
+   * {@code BLKSIM_PROGRESS=1} shows it anyway, {@code 0} never.
    *
    * @param ios simulated I/Os so far, as the status lines have counted them
    */
   public static Progress start(
       PrintStream err, Interruption run, long runtimePs, LongSupplier ios) {
     String env = System.getenv("BLKSIM_PROGRESS");
-    boolean on = env == null ? System.console() != null : env.equals("1");
+    boolean on = env == null ? stderrIsTerminal() : env.equals("1");
     Progress p = new Progress(err);
     if (!on) {
       return p;
@@ -44,6 +44,20 @@ public final class Progress implements AutoCloseable {
     p.thread.setDaemon(true);
     p.thread.start();
     return p;
+  }
+
+  /**
+   * Whether file descriptor 2 is a terminal: on Linux, what /proc/self/fd/2 links to (a pty or a
+   * tty); elsewhere, whether the JVM has a console (stdin and stdout on a terminal).
+   */
+  static boolean stderrIsTerminal() {
+    try {
+      String target =
+          java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+      return System.console() != null;
+    }
   }
 
   private void loop(Interruption run, long runtimePs, LongSupplier ios, long start) {
