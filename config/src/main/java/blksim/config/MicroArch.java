@@ -23,6 +23,8 @@ import java.util.TreeSet;
  * @param blkgAssociateNs {@code bio_associate_blkg} of a DM clone: 0 without CONFIG_BLK_CGROUP
  * @param tickNs one scheduler tick on a busy CPU: {@code tick_sched_timer} and what it calls
  *     ({@code update_process_times}, {@code scheduler_tick}), beyond the interrupt's entry
+ * @param schedSoftirqNs one SCHED_SOFTIRQ, {@code run_rebalance_domains}: the periodic load balance
+ *     a busy CPU's tick raises
  */
 public record MicroArch(
     double clockGhz,
@@ -38,7 +40,8 @@ public record MicroArch(
     double ktimeGetNs,
     double syscallNs,
     double blkgAssociateNs,
-    double tickNs) {
+    double tickNs,
+    double schedSoftirqNs) {
 
   /** Bounds of the facts, far beyond any CPU, so that no derived cost overflows picoseconds. */
   static final double MIN_GHZ = 0.1;
@@ -63,7 +66,8 @@ public record MicroArch(
           "ktime-get-ns",
           "syscall-ns",
           "blkg-associate-ns",
-          "tick-ns");
+          "tick-ns",
+          "sched-softirq-ns");
 
   /** Nanoseconds of {@code cycles} at this clock. */
   public double ns(double cycles) {
@@ -98,6 +102,7 @@ public record MicroArch(
         r.doubleIn(path + ".ktime-get-ns", 0, MAX_NS, "ns"),
         r.doubleIn(path + ".syscall-ns", 0, MAX_NS, "ns"),
         r.doubleIn(path + ".blkg-associate-ns", 0, MAX_NS, "ns"),
-        r.doubleIn(path + ".tick-ns", 0, MAX_NS, "ns"));
+        r.doubleIn(path + ".tick-ns", 0, MAX_NS, "ns"),
+        r.doubleIn(path + ".sched-softirq-ns", 0, MAX_NS, "ns"));
   }
 }

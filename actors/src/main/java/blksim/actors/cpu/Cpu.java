@@ -59,9 +59,17 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /**
    * The scheduler tick's timer fires on this CPU ({@code interference.tick}); the next one is
-   * {@code periodPs} later, up to the runtime's end ({@code untilPs}) and while the thread runs.
+   * {@code periodPs} later, up to the runtime's end ({@code untilPs}) and while the thread runs. A
+   * tick at or after {@code balanceAtPs} also raises SCHED_SOFTIRQ, and the next balance is {@code
+   * balanceEveryPs} later ({@code balanceEveryPs} 0: no load balance).
    */
-  public record Tick(long atPs, long periodPs, long untilPs) implements Command {}
+  public record Tick(long atPs, long periodPs, long untilPs, long balanceAtPs, long balanceEveryPs)
+      implements Command {
+    Tick next(boolean balanced) {
+      long balance = balanced ? balanceAtPs + balanceEveryPs : balanceAtPs;
+      return new Tick(atPs + periodPs, periodPs, untilPs, balance, balanceEveryPs);
+    }
+  }
 
   /** A bioset's answer, through this CPU's adapter. */
   public record FromBioSet(BioSetCache.Reply reply) implements Command {
@@ -163,8 +171,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private SimMessage stashed;
   private boolean inIrq;
 
-  /** Ticks that fired while a call of the thread was out: they run at its end. */
-  private int pendingTicks;
+  private final PendingTicks pendingTicks = new PendingTicks();
 
   /**
    * @param index the CPU's number
@@ -211,10 +218,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** A step boundary of the thread: pending interrupts run first. */
   private void onThreadReply(SimMessage m, Outbox out) {
-    if (!pendingIrqs.isEmpty() || pendingTicks > 0) {
+    if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
       stashed = m;
       inIrq = true;
-      irqReturned(irq.start(m.atPs(), drainPending(), drainTicks(), out), out);
+      irqReturned(irq.start(m.atPs(), drainPending(), pendingTicks.drain(), out), out);
       return;
     }
     thread.handle(m, out);
@@ -228,18 +235,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     if (thread.exiting()) {
       return;
     }
+    boolean busy = thread.inFlight();
+    boolean balance = busy && m.balanceEveryPs() > 0 && m.atPs() >= m.balanceAtPs();
     if (m.atPs() + m.periodPs() < m.untilPs()) {
-      out.send(core.self, new Tick(m.atPs() + m.periodPs(), m.periodPs(), m.untilPs()));
+      out.send(core.self, m.next(balance));
     }
-    if (thread.inFlight()) {
-      pendingTicks++;
+    if (busy) {
+      pendingTicks.add(balance);
     }
-  }
-
-  private int drainTicks() {
-    int n = pendingTicks;
-    pendingTicks = 0;
-    return n;
   }
 
   private void onInterrupt(FromDevice d, Outbox out) {
@@ -248,7 +251,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     if (!inIrq && !thread.inFlight() && stashed == null) {
       inIrq = true;
       irqReturned(
-          irq.start(Math.max(m.atPs(), thread.freeAtPs()), drainPending(), drainTicks(), out), out);
+          irq.start(
+              Math.max(m.atPs(), thread.freeAtPs()), drainPending(), pendingTicks.drain(), out),
+          out);
     }
   }
 
@@ -365,7 +370,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         thread.done(),
         name() + ": the submitter thread never ended, or left requests in the kernel");
     books.check(
-        pendingIrqs.isEmpty() && pendingTicks == 0 && !inIrq,
+        pendingIrqs.isEmpty() && pendingTicks.isEmpty() && !inIrq,
         name() + ": an interrupt was left unhandled");
     core.ring.audit(books, name());
     books.checkEqual(

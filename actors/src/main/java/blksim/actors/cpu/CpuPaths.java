@@ -84,4 +84,7 @@ final class CpuPaths {
 
   /** The scheduler tick's own work, in a timer interrupt already entered. */
   static final KernelFn[] TICK_PATH = {KernelFn.TICK_SCHED_TIMER};
+
+  /** SCHED_SOFTIRQ at the tick's irq_exit: the periodic load balance. */
+  static final KernelFn[] LOAD_BALANCE_PATH = {KernelFn.RUN_REBALANCE_DOMAINS};
 }

@@ -42,12 +42,16 @@ final class IrqPath {
 
   /**
    * A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, the scheduler tick if its timer
-   * expired ({@code ticks}), then null_blk's timers.
+   * expired ({@code ticks}) and the SCHED_SOFTIRQs they raised (run at irq_exit), then null_blk's
+   * timers.
    */
-  long start(long t, List<NullBlkDevice.TimerFired> fired, int ticks, Outbox out) {
+  long start(long t, List<NullBlkDevice.TimerFired> fired, PendingTicks.Drained ticks, Outbox out) {
     t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
-    if (ticks > 0) {
-      t += c.charge(CpuTime.IRQ, CpuPaths.TICK_PATH, ticks);
+    if (ticks.ticks() > 0) {
+      t += c.charge(CpuTime.IRQ, CpuPaths.TICK_PATH, ticks.ticks());
+    }
+    if (ticks.balances() > 0) {
+      t += c.charge(CpuTime.IRQ, CpuPaths.LOAD_BALANCE_PATH, ticks.balances());
     }
     return more(t, fired, out);
   }

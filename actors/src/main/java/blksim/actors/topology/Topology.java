@@ -201,8 +201,16 @@ public final class Topology {
         long period = VirtualTime.ps(s.interference().tickPeriodNs());
         long phase = RandomStreams.of(s.run().seed(), "tick-cpu" + cpuId).nextLong(period);
         long until = VirtualTime.ps(s.run().runtimeNs());
+        long every =
+            s.interference().loadBalance()
+                ? VirtualTime.ps(s.interference().balanceIntervalNs(nrCpus))
+                : 0;
+        long firstBalance =
+            every == 0
+                ? 0
+                : phase + RandomStreams.of(s.run().seed(), "balance-cpu" + cpuId).nextLong(every);
         if (phase < until) {
-          registry.initial(cpuRefs.get(t), new Cpu.Tick(phase, period, until));
+          registry.initial(cpuRefs.get(t), new Cpu.Tick(phase, period, until, firstBalance, every));
         }
       }
       if (workerRef != null) {

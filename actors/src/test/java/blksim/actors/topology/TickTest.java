@@ -45,6 +45,20 @@ class TickTest {
   }
 
   @Test
+  void aBusyCpusTickShouldRaiseTheLoadBalanceEveryMaxIntervalTimesBusyFactor() {
+    RunResult r = run("interference.tick.enabled=true");
+    CostLedger.Entry lb = r.ledger().steps(0).get("run_rebalance_domains");
+    // 2 CPUs: max_interval 4 ms x busy_factor 16 = 64 ms, 16 ticks; in 100 ms, one or two
+    assertTrue(lb.calls() >= 1 && lb.calls() <= 2, "balances: " + lb.calls());
+    assertEquals(992_000, lb.ps() / lb.calls(), "992 ns each");
+    RunResult none = run("interference.tick.enabled=true", "interference.tick.load-balance=false");
+    assertEquals(null, none.ledger().steps(0).get("run_rebalance_domains"));
+    assertTrue(
+        r.latencyNs().getMaxValue() >= none.latencyNs().getMaxValue() + 992,
+        "the I/Os across a tick that balances wait for both");
+  }
+
+  @Test
   void aCpuWhoseThreadSleepsShouldNotTickWhileIdle() {
     RunResult r =
         run("interference.tick.enabled=true", "io-uring.polled=false", "null-blk.irqmode=2");

@@ -276,6 +276,9 @@ public final class Generator {
           // short runs: a fast tick, so that one fires within them
           opts.add(new Opt("set:interference.tick.hz", String.valueOf(pick(250, 1000, 10000))));
         }
+        if (r.nextInt(100) < 30) {
+          opts.add(new Opt("set:interference.tick.load-balance", String.valueOf(r.nextBoolean())));
+        }
       }
       if (r.nextInt(100) < 10) {
         opts.add(new Opt("--seed", String.valueOf(r.nextInt(1000))));

@@ -52,6 +52,8 @@ public enum KernelFn implements CostId {
   HRTIMER_INTERRUPT("hrtimer_interrupt"),
   /** The scheduler tick's work in its timer interrupt (interference.tick). */
   TICK_SCHED_TIMER("tick_sched_timer"),
+  /** SCHED_SOFTIRQ after a tick: the periodic load balance (interference.tick.load-balance). */
+  RUN_REBALANCE_DOMAINS("run_rebalance_domains"),
   NULL_TIMER_FN("null_cmd_timer_expired"),
   TRY_TO_WAKE_UP("try_to_wake_up"),
   BLK_MQ_GET_TAG_FAILED("blk_mq_get_tag (no tag)"),
