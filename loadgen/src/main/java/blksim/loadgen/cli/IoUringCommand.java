@@ -186,10 +186,12 @@ public final class IoUringCommand implements Callable<Integer> {
                 + ": t/io_uring's 'until interrupted' has no end in virtual time; "
                 + "give a runtime of 1 second or more");
       }
-      v.put("blksim.run.runtime", runtime + "s");
     }
     v.put(p + "files", files);
-    return run.apply(new Scenario().values(v, "t/io_uring flags"));
+    Scenario scenario = new Scenario().values(v, "t/io_uring flags");
+    // -r is its own layer, so that a runtime out of range names the flag
+    scenario.option("blksim.run.runtime", runtime == null ? null : runtime + "s", "-r " + runtime);
+    return run.apply(scenario);
   }
 
   private static void put(
