@@ -66,9 +66,9 @@ public final class HtmlReport {
     }
   }
 
-  /** The untagged intervals of an interval log, added up. */
-  static Histogram total(Path hlog) throws IOException {
-    Histogram all = new Histogram(3);
+  /** The untagged intervals of an interval log (all submitters), in order. */
+  static List<Histogram> intervals(Path hlog) throws IOException {
+    List<Histogram> all = new ArrayList<>();
     HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
     try {
       for (EncodableHistogram e = reader.nextIntervalHistogram();
@@ -81,6 +81,13 @@ public final class HtmlReport {
     } finally {
       reader.close();
     }
+    return all;
+  }
+
+  /** The untagged intervals of an interval log, added up. */
+  static Histogram total(Path hlog) throws IOException {
+    Histogram all = new Histogram(3);
+    intervals(hlog).forEach(all::add);
     return all;
   }
 
@@ -107,20 +114,10 @@ public final class HtmlReport {
     Histogram all = new Histogram(3);
     List<Double> p99t = new ArrayList<>();
     List<Double> p99 = new ArrayList<>();
-    HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
-    try {
-      for (EncodableHistogram e = reader.nextIntervalHistogram();
-          e != null;
-          e = reader.nextIntervalHistogram()) {
-        if (e.getTag() == null) {
-          Histogram h = (Histogram) e;
-          all.add(h);
-          p99t.add(h.getEndTimeStamp() / 1000.0);
-          p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
-        }
-      }
-    } finally {
-      reader.close();
+    for (Histogram h : intervals(hlog)) {
+      all.add(h);
+      p99t.add(h.getEndTimeStamp() / 1000.0);
+      p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
     }
     List<Double> x = all.getTotalCount() == 0 ? List.of() : curveX();
     List<Double> us = all.getTotalCount() == 0 ? List.of() : curveUs(all);
