@@ -1,9 +1,9 @@
 package blksim.queues.time;
 
 /**
- * A spinlock as a resource in virtual time: whoever arrives while it is held spins until it is
- * free; taking it after another CPU held it last first moves its cache line over. It lives inside
- * the one actor that owns the structure it guards, so requests reach it in time order.
+ * A spinlock as a resource in virtual time: another CPU that arrives while it is held spins until
+ * it is free; taking it after another CPU held it last first moves its cache line over. It lives
+ * inside the one actor that owns the structure it guards, so requests reach it in time order.
  */
 public final class SpinLock {
   private final String name;
@@ -33,7 +33,9 @@ public final class SpinLock {
    * @param lineTransferPs what moving a cache line from another core costs
    */
   public Acquired acquire(int cpu, long atPs, long holdPs, long lineTransferPs) {
-    long start = Math.max(atPs, busyUntilPs);
+    // A CPU that held the lock last released it before it went on (program order): it never
+    // spins on its own hold, however little its work since cost.
+    long start = lastCpu == cpu ? atPs : Math.max(atPs, busyUntilPs);
     long transfer = lastCpu >= 0 && lastCpu != cpu ? lineTransferPs : 0;
     long release = start + transfer + holdPs;
     acquisitions++;
