@@ -15,9 +15,12 @@ import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -162,9 +165,18 @@ final class SubmitterPath {
 
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     Group g = groups.pollFirst();
-    List<IoKiocb> punted = m.wouldBlock().isEmpty() ? List.of() : new ArrayList<>();
+    // The bios that found no tag are the reply's: another bio of the group may have completed on
+    // another CPU's poll and been put and handed out again before submit_bio returned, so its
+    // status is no longer this submission's.
+    boolean anyFailed = !m.wouldBlock().isEmpty();
+    List<IoKiocb> punted = anyFailed ? new ArrayList<>() : List.of();
+    Set<Bio> failed = Set.of();
+    if (anyFailed) {
+      failed = Collections.newSetFromMap(new IdentityHashMap<>());
+      failed.addAll(m.wouldBlock());
+    }
     for (IoKiocb req : g.reqs()) {
-      if (req.kiocbPrivate().status() == -BlockDevice.BLK_STS_AGAIN_ERRNO) {
+      if (anyFailed && failed.contains(req.kiocbPrivate())) {
         punted.add(req);
       } else if (c.cfg.iopoll()) {
         c.ring.iopollReqIssued(req);
