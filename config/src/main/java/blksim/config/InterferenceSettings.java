@@ -1,15 +1,22 @@
 package blksim.config;
 
 /**
- * What interrupts the CPUs that run the load, each source switchable.
+ * What interrupts the CPUs that run the load, and how the path's calls vary, each source switchable
+ * ({@code interference.enabled = false} switches them all off).
  *
  * @param tick whether the scheduler tick runs on the submitters' CPUs
  * @param hz CONFIG_HZ: ticks per second
  * @param loadBalance whether the tick raises SCHED_SOFTIRQ for the periodic load balance
+ * @param variation whether each call of a kernel function costs its mean times a random factor
+ * @param cv the coefficient of variation of that factor (a lognormal of mean 1)
  */
-public record InterferenceSettings(boolean tick, int hz, boolean loadBalance) {
+public record InterferenceSettings(
+    boolean tick, int hz, boolean loadBalance, boolean variation, double cv) {
   /** load_balance's busy_factor (kernel/sched/topology.c sd_init, 16 since 5.10). */
   public static final int BUSY_FACTOR = 16;
+
+  /** The largest coefficient of variation accepted: a call twice as spread as its mean. */
+  public static final double MAX_CV = 2;
 
   /** Virtual nanoseconds between two ticks. */
   public long tickPeriodNs() {
@@ -26,9 +33,21 @@ public record InterferenceSettings(boolean tick, int hz, boolean loadBalance) {
     return (ns + tick - 1) / tick * tick;
   }
 
+  /** Whether any source of randomness here is on (the tick's phase, the calls' factors). */
+  public boolean anyRandom() {
+    return tick || variation;
+  }
+
   static InterferenceSettings from(SettingsReader r) {
-    String p = "blksim.interference.tick.";
-    return new InterferenceSettings(
-        r.bool(p + "enabled"), r.intIn(p + "hz", 100, 10_000), r.bool(p + "load-balance"));
+    String p = "blksim.interference.";
+    boolean on = r.bool(p + "enabled");
+    String t = p + "tick.";
+    String v = p + "variation.";
+    boolean tick = r.bool(t + "enabled");
+    int hz = r.intIn(t + "hz", 100, 10_000);
+    boolean balance = r.bool(t + "load-balance");
+    boolean vary = r.bool(v + "enabled");
+    double cv = r.doubleIn(v + "cv", 0, MAX_CV, "(the spread of a call's cost over its mean)");
+    return new InterferenceSettings(on && tick, hz, balance, on && vary && cv > 0, cv);
   }
 }

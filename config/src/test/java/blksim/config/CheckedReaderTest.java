@@ -110,4 +110,17 @@ class CheckedReaderTest {
     assertEquals("\\u202e", OneLine.of("\u202e"));
     assertEquals("é😀", OneLine.of("é😀"));
   }
+
+  @Test
+  void interferenceShouldSwitchOffAsAWholeAndBoundItsSpread() {
+    InterferenceSettings off =
+        new Scenario().set("interference.enabled=false").settings().interference();
+    assertFalse(off.tick() || off.variation() || off.anyRandom(), off.toString());
+    InterferenceSettings on = new Scenario().settings().interference();
+    assertTrue(on.tick() && on.variation(), on.toString());
+    assertFalse(
+        new Scenario().set("interference.variation.cv=0").settings().interference().variation());
+    assertTrue(refused("interference.variation.cv=2.5").contains("accepted 0 to 2"));
+    assertTrue(refused("interference.variation.cv=-0.1").contains("interference.variation.cv"));
+  }
 }

@@ -44,7 +44,7 @@ class GoldenRunTest {
             "--engine",
             "sequential",
             "--set",
-            "interference.tick.enabled=false",
+            "interference.enabled=false",
             "/dev/nullb0");
     assertEquals(golden("/golden/no-interference.out"), off.deterministic());
   }

@@ -72,7 +72,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       String name, BioSet bioSet, PathCosts costs, BooksSettings.Break breakOnPurpose) {
     super(name, Command.class);
     this.bioSet = bioSet;
-    this.charger = new Charger(costs);
+    this.charger = new Charger(costs, name());
     this.listLockLine = new CostStep(Contention.LINE_SLAB_LIST_LOCK, costs.lineTransferPs());
     this.leakOne = breakOnPurpose == BooksSettings.Break.LEAK_BIO;
   }

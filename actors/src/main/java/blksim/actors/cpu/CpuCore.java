@@ -68,7 +68,7 @@ final class CpuCore {
     this.ring = ring;
     this.cfg = cfg;
     this.costs = costs;
-    this.charger = new Charger(costs);
+    this.charger = new Charger(costs, links.self().name());
     this.peers = Map.copyOf(links.peers());
     this.dms = Map.copyOf(links.dms());
     this.worker = links.worker();

@@ -87,7 +87,7 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
     this.rings = Map.copyOf(rings);
     this.deviceReplies = self.adapt(FromDevice::new);
     this.biosetReplies = self.adapt(FromBioSet::new);
-    this.charger = new Charger(costs);
+    this.charger = new Charger(costs, name());
     this.remoteCompletion =
         new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
   }

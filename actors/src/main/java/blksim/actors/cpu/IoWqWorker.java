@@ -92,7 +92,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.blockReplies = self.adapt(FromBlock::new);
     this.bioset = bioset;
     this.cfg = cfg;
-    this.charger = new Charger(costs);
+    this.charger = new Charger(costs, name());
     // The mutex word and the IOPOLL list's tail, both last written by the submitter's CPU.
     this.lockLines = new CostStep(Contention.LINES_URING_LOCK, 2 * costs.lineTransferPs());
   }

@@ -106,7 +106,7 @@ public final class DmDevice extends AbstractComponent<DmDevice.Command> {
     this.ioBs = ioBs;
     this.below = Map.copyOf(below);
     this.cloneCache = cloneCache;
-    this.charger = new Charger(costs);
+    this.charger = new Charger(costs, name());
     this.calls = new DmCall[nrCpus];
     for (int cpu = 0; cpu < nrCpus; cpu++) {
       int c = cpu;

@@ -1,5 +1,6 @@
 package blksim.actors.engine;
 
+import blksim.queues.cost.CallVariation;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -13,9 +14,15 @@ import blksim.queues.cost.PathCosts;
 public final class Charger {
   private final PathCosts costs;
   private final CostLedger ledger = new CostLedger();
+  private final CallVariation variation;
 
-  public Charger(PathCosts costs) {
+  /**
+   * A charger of the component {@code owner}, whose calls vary ({@link PathCosts#variation()}) in
+   * streams of its own.
+   */
+  public Charger(PathCosts costs, String owner) {
     this.costs = costs;
+    this.variation = costs.variation().streams(owner);
   }
 
   /**
@@ -23,7 +30,11 @@ public final class Charger {
    * ps.
    */
   public long charge(int cpu, CpuTime what, KernelFn fn, long calls) {
-    return ledger.charge(cpu, what, costs.step(fn), calls);
+    CostStep step = costs.step(fn);
+    if (variation == null) {
+      return ledger.charge(cpu, what, step, calls);
+    }
+    return ledger.charge(cpu, what, step, calls, variation.draw(cpu, step, calls));
   }
 
   /** {@code calls} calls of each of {@code fns} on {@code cpu}; returns their time in ps. */
@@ -35,7 +46,10 @@ public final class Charger {
     return ps;
   }
 
-  /** {@code calls} calls of a step priced apart from the function table. */
+  /**
+   * {@code calls} calls of a step priced apart from the function table (a cache-line transfer, time
+   * a lock adds): these do not vary.
+   */
   public long charge(int cpu, CpuTime what, CostStep step, long calls) {
     return ledger.charge(cpu, what, step, calls);
   }

@@ -86,7 +86,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     super(self.name(), Command.class);
     this.hctx = hctx;
     this.driver = driver;
-    this.charger = new Charger(costs);
+    this.charger = new Charger(costs, name());
     this.sbitmapLine = new CostStep(Contention.LINE_SBITMAP_WORD, costs.lineTransferPs());
     this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
     this.leakOneTag = books.breakOnPurpose() == BooksSettings.Break.LEAK_TAG;

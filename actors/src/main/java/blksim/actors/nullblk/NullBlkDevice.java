@@ -111,7 +111,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     this.nullb = nullb;
     this.self = self;
     this.hctxRefs = List.copyOf(hctxRefs);
-    this.charger = new Charger(costs);
+    this.charger = new Charger(costs, name());
     this.lockLine = new CostStep(Contention.LINE_POLL_LOCK, costs.lineTransferPs());
   }
 

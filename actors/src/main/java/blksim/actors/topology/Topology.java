@@ -24,6 +24,8 @@ import blksim.devices.nullblk.NullBlk;
 import blksim.queues.bio.BioSet;
 import blksim.queues.blkmq.HwCtx;
 import blksim.queues.books.Books;
+import blksim.queues.cost.CallFactors;
+import blksim.queues.cost.CallVariation;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.time.VirtualTime;
@@ -61,7 +63,11 @@ public final class Topology {
         PathCosts.of(
             s.profile(),
             s.kernel(),
-            new PathCosts.Knobs(u.registerRing(), u.registerFiles(), u.fixedBuffers()));
+            new PathCosts.Knobs(u.registerRing(), u.registerFiles(), u.fixedBuffers()),
+            s.interference().variation()
+                ? new CallVariation.Spec(
+                    s.run().seed(), CallFactors.lognormal(s.interference().cv()))
+                : CallVariation.Spec.NONE);
 
     SimRef<MainThread.Command> mainRef = registry.reserve("t_io_uring");
     List<SimRef<Cpu.Command>> cpuRefs = new ArrayList<>();

@@ -23,7 +23,7 @@ class ScalingTest {
     // The shapes of sharing, without the scheduler tick: at 5 ms the tick's first interrupts
     // desynchronise four CPUs that start in step, and the cross-CPU cache overflow comes later
     // (with it, 0 bios pruned at 5 ms, 5,824 at 20 ms; 6,016 at 5 ms without it).
-    all.add("interference.tick.enabled=false");
+    all.add("interference.enabled=false");
     all.add("cpu.count=" + cpus);
     all.add("io-uring.threads=" + cpus);
     all.addAll(List.of(sets));

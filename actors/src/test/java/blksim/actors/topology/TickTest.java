@@ -8,11 +8,15 @@ import blksim.config.BlksimSettings;
 import blksim.queues.cost.CostLedger;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler tick (interference.tick): how often, how long, where, and only when busy. */
+/**
+ * The scheduler tick (interference.tick): how often, how long, where, and only when busy; with
+ * calls at their mean cost (no interference.variation), so that a tick's cost is its facts'.
+ */
 class TickTest {
   private static final String SEED =
       "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
-          + "blksim.run.runtime = 100ms";
+          + "blksim.run.runtime = 100ms\n"
+          + "blksim.interference.variation.enabled = false";
 
   private static RunResult run(String... sets) {
     BlksimSettings s = Runs.settings(SEED, sets);

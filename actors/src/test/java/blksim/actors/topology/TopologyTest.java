@@ -73,7 +73,7 @@ class TopologyTest {
     // docs/costs.md section 6's breakdown is of the path alone: no scheduler tick (which adds
     // 0.19 ns per I/O at 250 Hz, TickTest)
     RunResult res =
-        Topology.build(seedRun("interference.tick.enabled=false"), r).run(new SequentialEngine());
+        Topology.build(seedRun("interference.enabled=false"), r).run(new SequentialEngine());
     assertEquals(10, r.intervals.size(), "a tenth of the runtime each");
     assertEquals(10_000_000_000L, r.timeoutPs, "the runtime ends at 10 ms");
     long ios = res.reaps();

@@ -104,6 +104,9 @@ final class Runner {
         "blksim: the run failed: "
             + f.getMessage()
             + (where.isEmpty() ? "" : "; what ran is in " + String.join(" and ", where)));
+    if (System.getenv("BLKSIM_TRACE") != null) {
+      f.printStackTrace(err);
+    }
     return ExitStatus.BOOKS;
   }
 

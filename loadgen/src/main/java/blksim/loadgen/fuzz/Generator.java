@@ -280,6 +280,16 @@ public final class Generator {
           opts.add(new Opt("set:interference.tick.load-balance", String.valueOf(r.nextBoolean())));
         }
       }
+      if (r.nextInt(100) < 15) {
+        opts.add(new Opt("set:interference.variation.enabled", String.valueOf(r.nextBoolean())));
+        if (r.nextBoolean()) {
+          String[] cvs = {"0", "0.05", "0.15", "0.5", "2"};
+          opts.add(new Opt("set:interference.variation.cv", cvs[r.nextInt(cvs.length)]));
+        }
+      }
+      if (r.nextInt(100) < 5) {
+        opts.add(new Opt("set:interference.enabled", "false"));
+      }
       if (r.nextInt(100) < 10) {
         opts.add(new Opt("--seed", String.valueOf(r.nextInt(1000))));
       }

@@ -243,9 +243,10 @@ final class Relations {
    * The random sources of the model are null_blk's requeue= and timeout= fault injection (skipped
    * here when they draw), the sbitmap's per-CPU allocation hints (random, as {@code
    * sbitmap_init_node} draws them, and they decide which tag and word a request gets) and
-   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector), and the
-   * scheduler tick's phase on each CPU. With one tag per hctx every hint is 0, and with the tick
-   * off no source is active: the case is tried so, on two seeds.
+   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector), the
+   * scheduler tick's phase on each CPU and the calls' cost factors (interference.variation). With
+   * one tag per hctx every hint is 0, and with interference off no source is active: the case is
+   * tried so, on two seeds.
    */
   private Result seedFree(Case c, Outcome ran) {
     if (randomFaults(c.get("nb:requeue")) || randomFaults(c.get("nb:timeout"))) {
@@ -255,9 +256,9 @@ final class Relations {
     Case one = c.with("nb:hw_queue_depth", "1");
     boolean plain =
         ran.report().settings().nullBlk().hwQueueDepth() == 1
-            && !ran.report().settings().interference().tick();
-    if (ran.report().settings().interference().tick()) {
-      one = one.with("set:interference.tick.enabled", "false");
+            && !ran.report().settings().interference().anyRandom();
+    if (ran.report().settings().interference().anyRandom()) {
+      one = one.with("set:interference.enabled", "false");
     }
     Outcome a = plain ? ran : sequential.run(one.args());
     if (a.exit() != 0) {

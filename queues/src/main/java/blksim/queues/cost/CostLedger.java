@@ -55,7 +55,16 @@ public final class CostLedger {
    * @return the total charged, in ps
    */
   public long charge(int cpu, CpuTime what, CostStep step, long calls) {
-    long ps = step.ps() * calls;
+    return charge(cpu, what, step, calls, step.ps() * calls);
+  }
+
+  /**
+   * Charges {@code calls} executions of {@code step} that took {@code ps} together (calls whose
+   * cost varied, {@link CallVariation}).
+   *
+   * @return {@code ps}
+   */
+  public long charge(int cpu, CpuTime what, CostStep step, long calls, long ps) {
     Row r = row(cpu);
     int i = step.id().index();
     r.time[what.ordinal()] += ps;

@@ -97,8 +97,10 @@ public final class PathCosts {
   private final long lineTransferPs;
   private final long shortLockHoldPs;
   private final long slabListHoldPs;
+  private final CallVariation.Spec variation;
 
-  private PathCosts(CpuProfile p, KernelSettings k, Knobs knobs) {
+  private PathCosts(CpuProfile p, KernelSettings k, Knobs knobs, CallVariation.Spec variation) {
+    this.variation = variation;
     MicroArch f = p.facts();
     double l2 = f.ns(f.l2LoadCycles());
     double call = f.ns(f.callCycles());
@@ -214,7 +216,20 @@ public final class PathCosts {
   public record Knobs(boolean registeredRing, boolean fixedFiles, boolean fixedBuffers) {}
 
   public static PathCosts of(CpuProfile profile, KernelSettings kernel, Knobs knobs) {
-    return new PathCosts(profile, kernel, knobs);
+    return new PathCosts(profile, kernel, knobs, CallVariation.Spec.NONE);
+  }
+
+  /**
+   * The same, with every call of a kernel function varying around its cost by {@code variation}.
+   */
+  public static PathCosts of(
+      CpuProfile profile, KernelSettings kernel, Knobs knobs, CallVariation.Spec variation) {
+    return new PathCosts(profile, kernel, knobs, variation);
+  }
+
+  /** How calls vary around the costs here ({@link CallVariation.Spec#NONE}: they do not). */
+  public CallVariation.Spec variation() {
+    return variation;
   }
 
   /** The cost of one call of {@code fn}. */

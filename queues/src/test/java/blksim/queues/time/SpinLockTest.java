@@ -21,4 +21,16 @@ class SpinLockTest {
     assertEquals(1, lock.contended());
     assertEquals(300, lock.waitedPs());
   }
+
+  @Test
+  void aCpuShouldNeverSpinOnItsOwnHold() {
+    SpinLock lock = new SpinLock("poll_lock");
+    lock.acquire(0, 1_000, 500, 30_000);
+    // back before its hold's end in virtual time (its work since cost less than the hold)
+    SpinLock.Acquired again = lock.acquire(0, 1_200, 500, 30_000);
+    assertEquals(new SpinLock.Acquired(0, 0, 1_700), again, "program order: it let go first");
+    assertEquals(0, lock.contended());
+    SpinLock.Acquired other = lock.acquire(1, 1_300, 500, 30_000);
+    assertEquals(400, other.waitPs(), "another CPU still waits for the hold to end at 1 700");
+  }
 }
