@@ -7,13 +7,24 @@ package blksim.config;
  * @param tick whether the scheduler tick runs on the submitters' CPUs
  * @param hz CONFIG_HZ: ticks per second
  * @param loadBalance whether the tick raises SCHED_SOFTIRQ for the periodic load balance
+ * @param vmstat whether the vmstat kworker visits CPUs whose VM counters the load changes (-B0)
+ * @param vmstatIntervalNs vm.stat_interval, in ns
  * @param variation whether each call of a kernel function costs its mean times a random factor
  * @param cv the coefficient of variation of that factor (a lognormal of mean 1)
  */
 public record InterferenceSettings(
-    boolean tick, int hz, boolean loadBalance, boolean variation, double cv) {
+    boolean tick,
+    int hz,
+    boolean loadBalance,
+    boolean vmstat,
+    long vmstatIntervalNs,
+    boolean variation,
+    double cv) {
   /** load_balance's busy_factor (kernel/sched/topology.c sd_init, 16 since 5.10). */
   public static final int BUSY_FACTOR = 16;
+
+  /** vm.stat_interval up to an hour. */
+  static final long MAX_INTERVAL_NS = 3_600_000_000_000L;
 
   /** The largest coefficient of variation accepted: a call twice as spread as its mean. */
   public static final double MAX_CV = 2;
@@ -46,8 +57,13 @@ public record InterferenceSettings(
     boolean tick = r.bool(t + "enabled");
     int hz = r.intIn(t + "hz", 100, 10_000);
     boolean balance = r.bool(t + "load-balance");
+    String w = p + "vmstat.";
+    // the kworker's timer fires in a tick: without the tick, no vmstat either
+    boolean vmstat = on && tick && r.bool(w + "enabled");
+    long interval = r.durationNs(w + "interval", 1_000, MAX_INTERVAL_NS);
     boolean vary = r.bool(v + "enabled");
     double cv = r.doubleIn(v + "cv", 0, MAX_CV, "(the spread of a call's cost over its mean)");
-    return new InterferenceSettings(on && tick, hz, balance, on && vary && cv > 0, cv);
+    return new InterferenceSettings(
+        on && tick, hz, balance, vmstat, interval, on && vary && cv > 0, cv);
   }
 }

@@ -25,6 +25,8 @@ import java.util.TreeSet;
  *     ({@code update_process_times}, {@code scheduler_tick}), beyond the interrupt's entry
  * @param schedSoftirqNs one SCHED_SOFTIRQ, {@code run_rebalance_domains}: the periodic load balance
  *     a busy CPU's tick raises
+ * @param vmstatKworkerNs one visit of the vmstat kworker to a busy CPU: the switch to it, {@code
+ *     vmstat_update}, the switch back
  */
 public record MicroArch(
     double clockGhz,
@@ -41,7 +43,8 @@ public record MicroArch(
     double syscallNs,
     double blkgAssociateNs,
     double tickNs,
-    double schedSoftirqNs) {
+    double schedSoftirqNs,
+    double vmstatKworkerNs) {
 
   /** Bounds of the facts, far beyond any CPU, so that no derived cost overflows picoseconds. */
   static final double MIN_GHZ = 0.1;
@@ -67,7 +70,8 @@ public record MicroArch(
           "syscall-ns",
           "blkg-associate-ns",
           "tick-ns",
-          "sched-softirq-ns");
+          "sched-softirq-ns",
+          "vmstat-kworker-ns");
 
   /** Nanoseconds of {@code cycles} at this clock. */
   public double ns(double cycles) {
@@ -103,6 +107,7 @@ public record MicroArch(
         r.doubleIn(path + ".syscall-ns", 0, MAX_NS, "ns"),
         r.doubleIn(path + ".blkg-associate-ns", 0, MAX_NS, "ns"),
         r.doubleIn(path + ".tick-ns", 0, MAX_NS, "ns"),
-        r.doubleIn(path + ".sched-softirq-ns", 0, MAX_NS, "ns"));
+        r.doubleIn(path + ".sched-softirq-ns", 0, MAX_NS, "ns"),
+        r.doubleIn(path + ".vmstat-kworker-ns", 0, MAX_NS, "ns"));
   }
 }

@@ -51,6 +51,23 @@ class CommandTest {
   }
 
   @Test
+  void theCpuTableShouldShowTheKworkerOnlyWhereItRan() {
+    String header = "cpu  thread         IOPS    ns/IO     submit       poll        irq  lock wait";
+    Blksim b1 = Blksim.run(SHORT);
+    assertTrue(b1.out().contains(header + "       idle\n"), b1.out());
+    String[] b0 = new String[SHORT.length + 3];
+    System.arraycopy(SHORT, 0, b0, 0, SHORT.length - 1);
+    b0[SHORT.length - 1] = "-B0";
+    b0[SHORT.length] = "--set";
+    b0[SHORT.length + 1] = "interference.vmstat.interval=5ms";
+    b0[SHORT.length + 2] = "/dev/nullb0";
+    Blksim r = Blksim.run(b0);
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains(header + "    kworker       idle\n"), r.out());
+    assertTrue(r.out().contains(" vmstat_update\n"), r.out());
+  }
+
+  @Test
   void trackLatenciesShouldAddTIoUringsPercentileBlock() {
     String[] args =
         List.of(

@@ -61,13 +61,24 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    * The scheduler tick's timer fires on this CPU ({@code interference.tick}); the next one is
    * {@code periodPs} later, up to the runtime's end ({@code untilPs}) and while the thread runs. A
    * tick at or after {@code balanceAtPs} also raises SCHED_SOFTIRQ, and the next balance is {@code
-   * balanceEveryPs} later ({@code balanceEveryPs} 0: no load balance).
+   * balanceEveryPs} later ({@code balanceEveryPs} 0: no load balance). A tick at or after {@code
+   * vmstatAtPs} also fires vmstat_update's timer, whose kworker runs as the interrupt returns; the
+   * next is {@code vmstatEveryPs} later (0: the CPU's VM counters do not change, no kworker).
    */
-  public record Tick(long atPs, long periodPs, long untilPs, long balanceAtPs, long balanceEveryPs)
+  public record Tick(
+      long atPs,
+      long periodPs,
+      long untilPs,
+      long balanceAtPs,
+      long balanceEveryPs,
+      long vmstatAtPs,
+      long vmstatEveryPs)
       implements Command {
-    Tick next(boolean balanced) {
+    Tick next(boolean balanced, boolean vmstat) {
       long balance = balanced ? balanceAtPs + balanceEveryPs : balanceAtPs;
-      return new Tick(atPs + periodPs, periodPs, untilPs, balance, balanceEveryPs);
+      long kworker = vmstat ? vmstatAtPs + vmstatEveryPs : vmstatAtPs;
+      return new Tick(
+          atPs + periodPs, periodPs, untilPs, balance, balanceEveryPs, kworker, vmstatEveryPs);
     }
   }
 
@@ -237,11 +248,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
     boolean busy = thread.inFlight();
     boolean balance = busy && m.balanceEveryPs() > 0 && m.atPs() >= m.balanceAtPs();
+    boolean vmstat = busy && m.vmstatEveryPs() > 0 && m.atPs() >= m.vmstatAtPs();
     if (m.atPs() + m.periodPs() < m.untilPs()) {
-      out.send(core.self, m.next(balance));
+      out.send(core.self, m.next(balance, vmstat));
     }
     if (busy) {
-      pendingTicks.add(balance);
+      pendingTicks.add(balance, vmstat);
     }
   }
 

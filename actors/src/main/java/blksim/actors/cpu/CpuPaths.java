@@ -87,4 +87,7 @@ final class CpuPaths {
 
   /** SCHED_SOFTIRQ at the tick's irq_exit: the periodic load balance. */
   static final KernelFn[] LOAD_BALANCE_PATH = {KernelFn.RUN_REBALANCE_DOMAINS};
+
+  /** The vmstat kworker, woken by its timer in the tick, preempting the thread at irq_exit. */
+  static final KernelFn[] VMSTAT_PATH = {KernelFn.VMSTAT_UPDATE};
 }

@@ -42,7 +42,8 @@ final class IrqPath {
 
   /**
    * A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, the scheduler tick if its timer
-   * expired ({@code ticks}) and the SCHED_SOFTIRQs they raised (run at irq_exit), then null_blk's
+   * expired ({@code ticks}) and the SCHED_SOFTIRQs they raised (run at irq_exit), the vmstat
+   * kworker their timers woke (it preempts the thread as the interrupt returns), then null_blk's
    * timers.
    */
   long start(long t, List<NullBlkDevice.TimerFired> fired, PendingTicks.Drained ticks, Outbox out) {
@@ -52,6 +53,9 @@ final class IrqPath {
     }
     if (ticks.balances() > 0) {
       t += c.charge(CpuTime.IRQ, CpuPaths.LOAD_BALANCE_PATH, ticks.balances());
+    }
+    if (ticks.vmstats() > 0) {
+      t += c.charge(CpuTime.KWORKER, CpuPaths.VMSTAT_PATH, ticks.vmstats());
     }
     return more(t, fired, out);
   }

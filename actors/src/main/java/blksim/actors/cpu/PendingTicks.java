@@ -1,21 +1,23 @@
 package blksim.actors.cpu;
 
 /**
- * The scheduler ticks that fired while a call of the thread was out, and the SCHED_SOFTIRQs they
- * raised: they run in the interrupt at the call's end.
+ * The scheduler ticks that fired while a call of the thread was out, the SCHED_SOFTIRQs they raised
+ * and the kworkers their timers woke: they run in the interrupt at the call's end, and after it.
  */
 final class PendingTicks {
-  /** What an interrupt takes: ticks, and load balances among them. */
-  record Drained(int ticks, int balances) {
-    static final Drained NONE = new Drained(0, 0);
+  /** What an interrupt takes: ticks, load balances among them, vmstat kworker visits after it. */
+  record Drained(int ticks, int balances, int vmstats) {
+    static final Drained NONE = new Drained(0, 0, 0);
   }
 
   private int ticks;
   private int balances;
+  private int vmstats;
 
-  void add(boolean balance) {
+  void add(boolean balance, boolean vmstat) {
     ticks++;
     balances += balance ? 1 : 0;
+    vmstats += vmstat ? 1 : 0;
   }
 
   boolean isEmpty() {
@@ -23,9 +25,10 @@ final class PendingTicks {
   }
 
   Drained drain() {
-    Drained d = ticks == 0 ? Drained.NONE : new Drained(ticks, balances);
+    Drained d = ticks == 0 ? Drained.NONE : new Drained(ticks, balances, vmstats);
     ticks = 0;
     balances = 0;
+    vmstats = 0;
     return d;
   }
 }

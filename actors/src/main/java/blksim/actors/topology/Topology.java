@@ -215,8 +215,23 @@ public final class Topology {
             every == 0
                 ? 0
                 : phase + RandomStreams.of(s.run().seed(), "balance-cpu" + cpuId).nextLong(every);
+        // vmstat_update comes back every vm.stat_interval while -B0's page pins change the node
+        // counters; round_jiffies_relative puts it on a tick
+        long vmstatEvery =
+            s.interference().vmstat() && !u.fixedBuffers()
+                ? (VirtualTime.ps(s.interference().vmstatIntervalNs()) + period - 1)
+                    / period
+                    * period
+                : 0;
+        long firstVmstat =
+            vmstatEvery == 0
+                ? 0
+                : phase
+                    + RandomStreams.of(s.run().seed(), "vmstat-cpu" + cpuId).nextLong(vmstatEvery);
         if (phase < until) {
-          registry.initial(cpuRefs.get(t), new Cpu.Tick(phase, period, until, firstBalance, every));
+          registry.initial(
+              cpuRefs.get(t),
+              new Cpu.Tick(phase, period, until, firstBalance, every, firstVmstat, vmstatEvery));
         }
       }
       if (workerRef != null) {

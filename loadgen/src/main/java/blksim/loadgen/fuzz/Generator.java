@@ -279,6 +279,13 @@ public final class Generator {
         if (r.nextInt(100) < 30) {
           opts.add(new Opt("set:interference.tick.load-balance", String.valueOf(r.nextBoolean())));
         }
+        if (r.nextInt(100) < 30) {
+          // short runs: a short vm.stat_interval, so that the kworker comes within them (-B0)
+          opts.add(new Opt("set:interference.vmstat.enabled", String.valueOf(r.nextBoolean())));
+          String[] intervals = {"1us", "100us", "1ms", "1s"};
+          opts.add(
+              new Opt("set:interference.vmstat.interval", intervals[r.nextInt(intervals.length)]));
+        }
       }
       if (r.nextInt(100) < 15) {
         opts.add(new Opt("set:interference.variation.enabled", String.valueOf(r.nextBoolean())));

@@ -157,6 +157,9 @@ public final class JsonReport {
     for (CpuTime t : CpuTime.values()) {
       long ps = res.ledger().time(cpu, t);
       busy += ps;
+      if (!Summary.shownTimes(res).contains(t)) {
+        continue;
+      }
       row.append(", ").append(quote(t.label().replace(' ', '_') + "_ns")).append(": ");
       row.append(ps / VirtualTime.PS_PER_NS);
     }

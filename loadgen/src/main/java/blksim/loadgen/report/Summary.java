@@ -6,6 +6,7 @@ import blksim.config.IoUringSettings;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.time.VirtualTime;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -152,7 +153,7 @@ public final class Summary {
     StringBuilder head =
         new StringBuilder(
             String.format(Locale.ROOT, "%12s %7s %12s %8s", "cpu", "thread", "IOPS", "ns/IO"));
-    for (CpuTime t : CpuTime.values()) {
+    for (CpuTime t : shownTimes(res)) {
       head.append(String.format(Locale.ROOT, " %10s", t.label()));
     }
     out.println(head.append(String.format(Locale.ROOT, " %10s", "idle")));
@@ -171,6 +172,27 @@ public final class Summary {
     }
   }
 
+  /**
+   * What the CPUs' time is split into: every kind reports always show, and the others (the kworker)
+   * where a CPU of the run spent time on them.
+   */
+  static List<CpuTime> shownTimes(RunResult res) {
+    List<CpuTime> shown = new ArrayList<>();
+    for (CpuTime t : CpuTime.values()) {
+      boolean spent = false;
+      for (RunResult.Submitter sub : res.submitters()) {
+        spent |= res.ledger().time(sub.cpu(), t) > 0;
+      }
+      for (RunResult.Worker w : res.workers()) {
+        spent |= res.ledger().time(w.cpu(), t) > 0;
+      }
+      if (t.alwaysShown() || spent) {
+        shown.add(t);
+      }
+    }
+    return shown;
+  }
+
   /** One CPU's row: what it ran, its I/Os and its time split. */
   private static void cpuRow(
       RunResult res, int cpu, String thread, long iops, long ios, PrintStream out) {
@@ -184,7 +206,7 @@ public final class Summary {
                 thread,
                 iops,
                 ios == 0 ? 0.0 : total / 1000.0 / ios));
-    for (CpuTime t : CpuTime.values()) {
+    for (CpuTime t : shownTimes(res)) {
       row.append(
           String.format(Locale.ROOT, " %9.1f%%", share(res.ledger().time(cpu, t), res.endPs())));
     }

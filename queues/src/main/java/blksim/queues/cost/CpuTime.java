@@ -9,15 +9,28 @@ public enum CpuTime {
   /** Hard and soft interrupt handlers. */
   IRQ("irq"),
   /** Spinning for a lock another CPU holds. */
-  LOCK_WAIT("lock wait");
+  LOCK_WAIT("lock wait"),
+  /** Kernel threads that preempt the submitter: the vmstat kworker. */
+  KWORKER("kworker", false);
 
   private final String label;
+  private final boolean alwaysShown;
 
   CpuTime(String label) {
+    this(label, true);
+  }
+
+  CpuTime(String label, boolean alwaysShown) {
     this.label = label;
+    this.alwaysShown = alwaysShown;
   }
 
   public String label() {
     return label;
+  }
+
+  /** Whether reports show it when no CPU of a run spent time on it. */
+  public boolean alwaysShown() {
+    return alwaysShown;
   }
 }

@@ -54,6 +54,11 @@ public enum KernelFn implements CostId {
   TICK_SCHED_TIMER("tick_sched_timer"),
   /** SCHED_SOFTIRQ after a tick: the periodic load balance (interference.tick.load-balance). */
   RUN_REBALANCE_DOMAINS("run_rebalance_domains"),
+  /**
+   * The vmstat kworker's visit to a busy CPU (interference.vmstat): the switches to it and back are
+   * in its price.
+   */
+  VMSTAT_UPDATE("vmstat_update"),
   NULL_TIMER_FN("null_cmd_timer_expired"),
   TRY_TO_WAKE_UP("try_to_wake_up"),
   BLK_MQ_GET_TAG_FAILED("blk_mq_get_tag (no tag)"),

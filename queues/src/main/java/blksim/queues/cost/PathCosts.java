@@ -149,6 +149,7 @@ public final class PathCosts {
     set(KernelFn.HRTIMER_INTERRUPT, f.ktimeGetNs() + 2 * l2);
     set(KernelFn.TICK_SCHED_TIMER, f.tickNs());
     set(KernelFn.RUN_REBALANCE_DOMAINS, f.schedSoftirqNs());
+    set(KernelFn.VMSTAT_UPDATE, f.vmstatKworkerNs());
     set(KernelFn.NULL_TIMER_FN, call + l2);
     set(KernelFn.TRY_TO_WAKE_UP, 3 * atomic + 2 * l2);
     set(KernelFn.BLK_MQ_GET_TAG_FAILED, call + SBITMAP_MIN_WORDS * l2);
