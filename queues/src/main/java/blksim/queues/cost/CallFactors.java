@@ -17,6 +17,9 @@ public final class CallFactors {
   /** Fixed-point one. */
   static final int ONE_SHIFT = 16;
 
+  /** Below this, ps times any factor (at most 2^23 for cv 2) fits a long. */
+  private static final long SMALL = 1L << 38;
+
   private final double cv;
 
   /** Small enough (1 KiB) to stay in the simulating CPU's L1 beside the model's own data. */
@@ -58,6 +61,9 @@ public final class CallFactors {
   /** {@code ps} times the {@code index}-th factor (0 <= index < 256), rounded. */
   long scale(long ps, int index) {
     long f = factors[index];
+    if (ps < SMALL) {
+      return (ps * f + (1L << (ONE_SHIFT - 1))) >>> ONE_SHIFT;
+    }
     // (ps * f + half) >> 16, without overflow for any ps a run can charge
     long low = ((ps & ((1L << ONE_SHIFT) - 1)) * f + (1L << (ONE_SHIFT - 1))) >>> ONE_SHIFT;
     return (ps >>> ONE_SHIFT) * f + low;

@@ -40,6 +40,11 @@ public final class CallVariation {
    */
   private long[][] streams = new long[0][];
 
+  /** The CPU charged last, and its streams: most components charge one CPU. */
+  private int lastCpu = -1;
+
+  private long[] lastStreams;
+
   /** The factors of sums of n calls, by n, built as they are first needed. */
   private CallFactors[] byCalls = new CallFactors[33];
 
@@ -60,7 +65,7 @@ public final class CallVariation {
     if (mean == 0 || calls <= 0) {
       return 0;
     }
-    long[] st = cpu < streams.length && streams[cpu] != null ? streams[cpu] : seed(cpu);
+    long[] st = cpu == lastCpu ? lastStreams : streamsOf(cpu);
     int i = 2 * step.id().index();
     long left = st[i + 1];
     if (left == 1) {
@@ -92,6 +97,13 @@ public final class CallVariation {
       byCalls[n] = f;
     }
     return f;
+  }
+
+  private long[] streamsOf(int cpu) {
+    long[] st = cpu < streams.length && streams[cpu] != null ? streams[cpu] : seed(cpu);
+    lastCpu = cpu;
+    lastStreams = st;
+    return st;
   }
 
   private long[] seed(int cpu) {
