@@ -68,6 +68,45 @@ class CommandTest {
   }
 
   @Test
+  void eachThreadShouldPrintItsOwnSubmitterLineWithItsFiles() {
+    Blksim r =
+        Blksim.run(
+            "io_uring",
+            "-n3",
+            "-d16",
+            "--cpus",
+            "6",
+            "--set",
+            "run.runtime=1ms",
+            "--engine",
+            "sequential",
+            "--null-blk",
+            "nr_devices=2",
+            "/dev/nullb0",
+            "/dev/nullb1");
+    assertEquals(0, r.status(), r.err());
+    List<String> lines = r.lines();
+    // main: threads_per_f = 3 / 2 = 1, one thread left over: nullb0 to threads 0 and 1, nullb1 to 2
+    assertEquals("submitter=0, tid=1000, file=/dev/nullb0, nfiles=1, node=-1", lines.get(0));
+    assertEquals("submitter=1, tid=1001, file=/dev/nullb0, nfiles=1, node=-1", lines.get(1));
+    assertEquals("submitter=2, tid=1002, file=/dev/nullb1, nfiles=1, node=-1", lines.get(2));
+    assertEquals("polled=1, fixedbufs=1, register_files=1, buffered=0, QD=16", lines.get(3));
+    assertEquals("Engine=io_uring, sq_ring=16, cq_ring=16", lines.get(4));
+    Blksim two =
+        Blksim.run(
+            "io_uring",
+            "-n1",
+            "-d16",
+            "--set",
+            "run.runtime=1ms",
+            "--null-blk",
+            "nr_devices=2",
+            "/dev/nullb0",
+            "/dev/nullb1");
+    assertEquals("submitter=0, tid=1000, file=/dev/nullb1, nfiles=2, node=-1", two.lines().get(0));
+  }
+
+  @Test
   void trackLatenciesShouldAddTIoUringsPercentileBlock() {
     String[] args =
         List.of(

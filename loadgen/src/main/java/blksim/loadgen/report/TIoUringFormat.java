@@ -1,6 +1,8 @@
 package blksim.loadgen.report;
 
 import blksim.config.IoUringSettings;
+import blksim.queues.uring.FileAssignment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -17,17 +19,28 @@ public final class TIoUringFormat {
   /** Virtual thread ids start here; submitter i has tid {@code FIRST_TID + i}. */
   public static final int FIRST_TID = 1000;
 
-  /** The startup lines of submitter 0 and the two global lines ({@code submitter_init}). */
+  /**
+   * The startup lines ({@code submitter_init}): each thread's {@code submitter=} line, with the
+   * last file {@code main} handed it and how many, then the two lines the first thread to set up
+   * its ring prints once. Threads print their first line as they start and the others after {@code
+   * io_uring_setup}, so the {@code submitter=} lines come first, in thread order.
+   */
   public static List<String> startup(IoUringSettings u) {
-    return List.of(
-        String.format(
-            Locale.ROOT,
-            "submitter=%d, tid=%d, file=%s, nfiles=%d, node=%d",
-            0,
-            FIRST_TID,
-            u.files().get(u.files().size() - 1),
-            u.files().size(),
-            -1),
+    List<String> lines = new ArrayList<>();
+    List<List<Integer>> files = FileAssignment.assign(u.threads(), u.files().size());
+    for (int t = 0; t < u.threads(); t++) {
+      List<Integer> mine = files.get(t);
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "submitter=%d, tid=%d, file=%s, nfiles=%d, node=%d",
+              t,
+              FIRST_TID + t,
+              u.files().get(mine.get(mine.size() - 1)),
+              mine.size(),
+              -1));
+    }
+    lines.add(
         String.format(
             Locale.ROOT,
             "polled=%d, fixedbufs=%d, register_files=%d, buffered=%d, QD=%d",
@@ -35,12 +48,14 @@ public final class TIoUringFormat {
             bit(u.fixedBuffers()),
             bit(u.registerFiles()),
             bit(!u.oDirect()),
-            u.depth()),
+            u.depth()));
+    lines.add(
         String.format(
             Locale.ROOT,
             "Engine=io_uring, sq_ring=%d, cq_ring=%d",
             u.sqRingEntries(),
             u.cqRingEntries()));
+    return lines;
   }
 
   /**
