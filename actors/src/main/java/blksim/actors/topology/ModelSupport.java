@@ -129,17 +129,20 @@ final class ModelSupport {
     int tags = plan.nullBlk().hwQueueDepth();
     Map<String, Integer> load = new TreeMap<>();
     Set<String> underDm = new TreeSet<>();
+    int held = tagsHeld(u, plan.nullBlk());
     for (int t = 0; t < cfgs.size(); t++) {
       CpuConfig cfg = cfgs.get(t);
-      Set<String> used = new TreeSet<>();
+      Map<String, Integer> used = new TreeMap<>();
       for (Disk disk : cfg.files()) {
         List<String> queues = disk.hwQueues(plan.submitterCpus().get(t), cfg.iopoll());
-        used.addAll(queues);
+        // a DM clone holds its tag until the device below ends it, whatever its queue
+        int mine = disk.isBioBased() ? u.depth() : held;
+        queues.forEach(h -> used.merge(h, mine, Math::max));
         if (disk.isBioBased()) {
           underDm.addAll(queues);
         }
       }
-      used.forEach(h -> load.merge(h, u.depth(), Integer::sum));
+      used.forEach((h, n) -> load.merge(h, n, Integer::sum));
     }
     int most = load.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     boolean suspend = !s.dm().suspends().isEmpty();
@@ -189,6 +192,23 @@ final class ModelSupport {
               + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
     }
     return free;
+  }
+
+  /**
+   * How many tags one thread's I/Os hold on a raw null_blk queue at most. A polled request holds
+   * its tag until a poll finds it, and one with a timer (irqmode=2) or a fault injected until the
+   * timer or the fault ends: as many as the thread has in flight. With irqmode 0 or 1 and no fault,
+   * null_blk ends each request in its queue_rq ({@code end_cmd}, or {@code blk_mq_complete_request}
+   * run on the spot), so the tags of a plug are free again when the plug has been flushed: at most
+   * one submission's batch ({@code -s}) is held at once.
+   */
+  private static int tagsHeld(IoUringSettings u, NullBlkSettings n) {
+    boolean endsInQueueRq =
+        !u.polled()
+            && n.irqmode() != NullBlkSettings.IrqMode.TIMER
+            && !n.timeout().enabled()
+            && !n.requeue().enabled();
+    return endsInQueueRq ? Math.min(u.depth(), u.batchSubmit()) : u.depth();
   }
 
   /** When only DM clones can find no tag: what of their requeue is not modelled yet. */
