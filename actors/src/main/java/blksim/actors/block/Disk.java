@@ -61,6 +61,14 @@ public final class Disk {
     return queues.get(hctxOf(cpu, polled));
   }
 
+  /**
+   * QUEUE_FLAG_POLL: whether a polled bio stays polled here. A blk-mq disk polls when its tag set
+   * maps poll queues; a bio-based disk decides for itself (DM's bio polling).
+   */
+  public boolean pollsBlkMq() {
+    return bioBased != null || map.nrQueues(HctxType.POLL) > 0;
+  }
+
   /** The hardware queue a bio submitted on {@code cpu} maps to; blk-mq disks only. */
   public int hctxOf(int cpu, boolean polled) {
     return map.mapQueue(cpu, polled ? HctxType.POLL : HctxType.READ);

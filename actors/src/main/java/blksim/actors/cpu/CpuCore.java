@@ -117,7 +117,14 @@ final class CpuCore {
       bio.setNowait();
     }
     req.setKiocbPrivate(bio);
-    return diskOf(req, cfg).submitTo(cpu, cfg.iopoll());
+    blksim.actors.block.Disk disk = diskOf(req, cfg);
+    if (cfg.iopoll() && !disk.pollsBlkMq()) {
+      // submit_bio_noacct on a queue without QUEUE_FLAG_POLL: bio_clear_polled, which also takes
+      // the bio off the per-CPU cache; it goes to a default queue and ends by its interrupt
+      bio.clearPolled();
+      return disk.submitTo(cpu, false);
+    }
+    return disk.submitTo(cpu, cfg.iopoll());
   }
 
   /** The disk of the file a request reads (t/io_uring keeps the file number in user_data). */

@@ -64,9 +64,20 @@ final class ModelSupport {
     unsupported(
         n.queueMode() != 2,
         "null_blk queue_mode=" + n.queueMode() + ": only queue_mode=2 (blk-mq)");
+    // Without poll queues a polled bio is unmarked and ends by null_blk's interrupt. With irqmode 0
+    // or 1 and no fault it ends in queue_rq, before io_do_iopoll looks for it; a timer or a fault
+    // would leave the IOPOLL ring spinning until the interrupt, which is not modelled yet.
     unsupported(
-        u.polled() && n.pollQueues() == 0,
-        "null_blk poll_queues=0 with -p1: polled bios to a queue without poll support complete by interrupt");
+        u.polled()
+            && n.pollQueues() == 0
+            && (n.irqmode() == NullBlkSettings.IrqMode.TIMER
+                || n.timeout().enabled()
+                || n.requeue().enabled()),
+        "null_blk poll_queues=0 with -p1 and "
+            + (n.irqmode() == NullBlkSettings.IrqMode.TIMER
+                ? "irqmode=2"
+                : "a fault injected (timeout=, requeue=)")
+            + ": an IOPOLL ring spinning until the interrupt that ends an unpolled bio");
     if (u.blockSize() % n.bs() != 0) {
       throw new ConfigError(
           "-b "
@@ -174,6 +185,11 @@ final class ModelSupport {
       dmShortOfTags(plan, cfgs, why, tags);
       return forSuspend;
     }
+    unsupported(
+        u.polled() && plan.nullBlk().pollQueues() == 0,
+        "null_blk poll_queues=0 with -p1 and "
+            + why
+            + " (io-wq reissuing a bio that is no longer polled)");
     if (suspend) {
       return forSuspend;
     }
@@ -196,15 +212,16 @@ final class ModelSupport {
 
   /**
    * How many tags one thread's I/Os hold on a raw null_blk queue at most. A polled request holds
-   * its tag until a poll finds it, and one with a timer (irqmode=2) or a fault injected until the
-   * timer or the fault ends: as many as the thread has in flight. With irqmode 0 or 1 and no fault,
-   * null_blk ends each request in its queue_rq ({@code end_cmd}, or {@code blk_mq_complete_request}
-   * run on the spot), so the tags of a plug are free again when the plug has been flushed: at most
-   * one submission's batch ({@code -s}) is held at once.
+   * its tag until a poll finds it (on a poll queue: without one, the bio is no longer polled), and
+   * one with a timer (irqmode=2) or a fault injected until the timer or the fault ends: as many as
+   * the thread has in flight. With irqmode 0 or 1 and no fault, null_blk ends each request in its
+   * queue_rq ({@code end_cmd}, or {@code blk_mq_complete_request} run on the spot), so the tags of
+   * a plug are free again when the plug has been flushed: at most one submission's batch ({@code
+   * -s}) is held at once.
    */
   private static int tagsHeld(IoUringSettings u, NullBlkSettings n) {
     boolean endsInQueueRq =
-        !u.polled()
+        (!u.polled() || n.pollQueues() == 0)
             && n.irqmode() != NullBlkSettings.IrqMode.TIMER
             && !n.timeout().enabled()
             && !n.requeue().enabled();

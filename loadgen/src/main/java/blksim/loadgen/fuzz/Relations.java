@@ -17,7 +17,8 @@ import java.util.Set;
  *   <li>{@code patch-removes-work}: on one thread with no io-wq worker, a patch that only removes
  *       work (bdev-cache-in-file, bdev-inode-inline, end-request-fast-path) never lowers IOPS;
  *   <li>{@code double-cpus}: k threads, each on a CPU of its own with its own submit and poll hctx,
- *       and then 2k of them, give twice the IOPS within 1 %;
+ *       and then 2k of them, give twice the IOPS within 1 % (calls at their prices: each CPU has
+ *       streams of its own for interference.variation);
  *   <li>{@code longer-completion}: on null_blk's timer mode, a longer {@code completion_nsec} never
  *       raises IOPS;
  *   <li>{@code seed-free}: while no random source is active (one tag per hctx, see {@link
@@ -157,14 +158,15 @@ final class Relations {
    * interrupt, so that no bio goes through the slab, whose node {@code list_lock} CPUs do share.
    */
   private static Case ownQueues(Case c, int n, long runtimeUs) {
-    Case own = c;
+    // Each CPU's calls vary by streams of its own: k and 2k CPUs would not make an exact double.
+    Case own = c.with("set:interference.variation.enabled", "false");
     if ("0".equals(c.get("-p"))) {
       Set<String> patches = new LinkedHashSet<>();
       if (c.get("--patch") != null) {
         patches.addAll(List.of(c.get("--patch").split(",")));
       }
       patches.add(Patch.BIO_CACHE_IRQ_LIST.key());
-      own = c.with("--patch", String.join(",", patches));
+      own = own.with("--patch", String.join(",", patches));
     }
     return own.without("--taskset")
         .without("set:bioset.percpu-cache")
