@@ -30,6 +30,12 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
                   Patch.DM_IO_BIOSET_PERCPU_CACHE,
                   Patch.DM_PERCPU_CACHE_ONLY_IF_POLL));
 
+  /**
+   * Kernels whose null_blk has no poll queues: {@code poll_queues} and {@code null_poll} came in
+   * 5.16 (commit 0a593fbbc245, "null_blk: poll queue support"; docs/kernel.md).
+   */
+  private static final Set<String> NO_NULL_BLK_POLL = Set.of("5.15");
+
   /** Kernels without device-mapper bio polling ({@code dm_poll_bio} came in 5.18). */
   private static final Set<String> NO_DM_POLL = Set.of("5.15", "5.16");
 
@@ -47,6 +53,14 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
    */
   public boolean dmPoll() {
     return !NO_DM_POLL.contains(preset);
+  }
+
+  /**
+   * Whether null_blk has poll queues: not on the 5.15 preset, whose module ignores a {@code
+   * poll_queues=} parameter it does not know, so that a polled bio there ends by interrupt.
+   */
+  public boolean nullBlkPoll() {
+    return !NO_NULL_BLK_POLL.contains(preset);
   }
 
   static KernelSettings from(SettingsReader r) {

@@ -107,6 +107,16 @@ class CommandTest {
   }
 
   @Test
+  void kernel515ShouldSayItsNullBlkHasNoPollQueues() {
+    Blksim r =
+        Blksim.run(
+            "io_uring", "-d16", "--kernel", "5.15", "--set", "run.runtime=1ms", "/dev/nullb0");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("null_blk submit_queues=1 no poll queues (before 5.16)"), r.out());
+    assertTrue(r.out().contains("nullb0-hctx0:"), "the default queue: " + r.out());
+  }
+
+  @Test
   void trackLatenciesShouldAddTIoUringsPercentileBlock() {
     String[] args =
         List.of(

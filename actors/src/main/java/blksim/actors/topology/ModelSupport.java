@@ -69,11 +69,12 @@ final class ModelSupport {
     // would leave the IOPOLL ring spinning until the interrupt, which is not modelled yet.
     unsupported(
         u.polled()
-            && n.pollQueues() == 0
+            && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
             && (n.irqmode() == NullBlkSettings.IrqMode.TIMER
                 || n.timeout().enabled()
                 || n.requeue().enabled()),
-        "null_blk poll_queues=0 with -p1 and "
+        noPollQueues(s)
+            + " with -p1 and "
             + (n.irqmode() == NullBlkSettings.IrqMode.TIMER
                 ? "irqmode=2"
                 : "a fault injected (timeout=, requeue=)")
@@ -123,7 +124,8 @@ final class ModelSupport {
     // null_blk clamps its queue counts to nr_cpu_ids (null_init / null_validate_conf).
     NullBlkSettings clamped =
         n.withQueues(
-            Math.min(n.submitQueues(), cpus.count()), Math.min(n.pollQueues(), cpus.count()));
+            Math.min(n.submitQueues(), cpus.count()),
+            s.kernel().nullBlkPoll() ? Math.min(n.pollQueues(), cpus.count()) : 0);
     DmSupport.check(s, clamped);
     return new Placement(cpuOf, files, clamped);
   }
@@ -187,7 +189,8 @@ final class ModelSupport {
     }
     unsupported(
         u.polled() && plan.nullBlk().pollQueues() == 0,
-        "null_blk poll_queues=0 with -p1 and "
+        noPollQueues(s)
+            + " with -p1 and "
             + why
             + " (io-wq reissuing a bio that is no longer polled)");
     if (suspend) {
@@ -226,6 +229,13 @@ final class ModelSupport {
             && !n.timeout().enabled()
             && !n.requeue().enabled();
     return endsInQueueRq ? Math.min(u.depth(), u.batchSubmit()) : u.depth();
+  }
+
+  /** A null_blk without poll queues, as the user gave it: 5.15's, or poll_queues=0. */
+  private static String noPollQueues(BlksimSettings s) {
+    return s.kernel().nullBlkPoll()
+        ? "null_blk poll_queues=0"
+        : "--kernel 5.15's null_blk (no poll queues before 5.16)";
   }
 
   /** When only DM clones can find no tag: what of their requeue is not modelled yet. */

@@ -42,6 +42,15 @@ class NoPollQueueTest {
   }
 
   @Test
+  void kernel515sNullBlkShouldHaveNoPollQueues() {
+    // 5.15's null_blk has no poll_queues parameter and no ->poll (both came in 5.16)
+    RunResult k515 = run("null-blk.poll-queues=1", "kernel.preset=\"5.15\"");
+    assertEquals("nullb0-hctx0", k515.hctxs().get(0).name());
+    assertEquals(run("kernel.preset=\"5.15\"").reaps(), k515.reaps(), "as with poll_queues=0");
+    assertTrue(k515.books().balanced(), k515.books().violations().toString());
+  }
+
+  @Test
   void bothEnginesShouldAgree() {
     Runs.sameOnBothEngines(Runs.settings(SEED));
   }

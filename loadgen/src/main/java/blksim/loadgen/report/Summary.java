@@ -285,9 +285,9 @@ public final class Summary {
     var n = s.nullBlk();
     return String.format(
         Locale.ROOT,
-        "submit_queues=%d poll_queues=%d hw_queue_depth=%d irqmode=%d",
+        "submit_queues=%d %s hw_queue_depth=%d irqmode=%d",
         n.submitQueues(),
-        n.pollQueues(),
+        s.kernel().nullBlkPoll() ? "poll_queues=" + n.pollQueues() : "no poll queues (before 5.16)",
         n.hwQueueDepth(),
         n.irqmode().ordinal());
   }
