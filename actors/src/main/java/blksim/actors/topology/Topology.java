@@ -63,7 +63,12 @@ public final class Topology {
         PathCosts.of(
             s.profile(),
             s.kernel(),
-            new PathCosts.Knobs(u.registerRing(), u.registerFiles(), u.fixedBuffers()),
+            new PathCosts.Knobs(
+                u.registerRing(),
+                u.registerFiles(),
+                u.fixedBuffers(),
+                pagesPerIo(u),
+                !u.fixedBuffers() && pagesPerIo(u) > s.bioset().bioInlineVecs()),
             s.interference().variation()
                 ? new CallVariation.Spec(
                     s.run().seed(), CallFactors.lognormal(s.interference().cv()))
@@ -262,13 +267,22 @@ public final class Topology {
     registry.onInterrupt(mainRef, MainThread.Interrupted::new);
   }
 
+  /**
+   * Pages of user memory an I/O covers: t/io_uring's buffers are page-aligned ({@code
+   * posix_memalign} of the page size), so a block of {@code bs} bytes spans {@code bs / 4096}
+   * pages, rounded up.
+   */
+  private static int pagesPerIo(IoUringSettings u) {
+    return (u.blockSize() + 4095) / 4096;
+  }
+
   /** What thread {@code t}'s path needs to know: its files' disks among them. */
   private static CpuConfig cpuConfig(BlksimSettings s, int t, List<Disk> files) {
     IoUringSettings u = s.ioUring();
     return new CpuConfig(
         t,
         u.polled(),
-        u.fixedBuffers() ? 0 : (u.blockSize() + 4095) / 4096,
+        u.fixedBuffers() ? 0 : pagesPerIo(u),
         u.oDirect(),
         files,
         u.polled() || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST));

@@ -31,9 +31,14 @@ import java.util.Map;
  *       load) and a few per-CPU adds (4 cycles) in each of {@code blk_account_io_start/done}.
  *   <li>{@code bio_init} (seed 003): 20 stores field by field; or {@code rep stosq} of 16 qwords
  *       and the 4 stores after it.
- *   <li>{@code -F0}: {@code fget} and {@code fput}, one atomic each. {@code -B0}: {@code
- *       get_user_pages_fast} walks four page-table levels (L2 loads) and takes a page reference
- *       (atomic); {@code bio_release_pages} drops it (call and atomic).
+ *   <li>{@code -F0}: {@code fget} and {@code fput}, one atomic each. {@code -B0}, by the pages of
+ *       the buffer (page-aligned: block size / 4096, rounded up): {@code get_user_pages_fast} walks
+ *       four page-table levels once (L2 loads), then pins each page (an atomic, a per-CPU node
+ *       counter add, its PTE an L1 load after the first) and {@code bio_set_pages_dirty} tests its
+ *       dirty bit (L1); at completion {@code bio_check_pages_dirty} tests it again and {@code
+ *       bio_release_pages} unpins it (an atomic, a counter), both in {@code bio_release_pages}.
+ *       More pages than the bio's inline vecs cost a bvec array from a biovec slab in {@code
+ *       bio_alloc_bioset} and back in {@code bio_free}, each priced as a {@code kmem_cache_alloc}.
  *   <li>The IRQ list of the bio cache (6.2, patch bio-cache-irq-list): a put to it and a splice of
  *       it each save and restore interrupts.
  *   <li>Timer interrupts (null_blk irqmode=2): entry and exit as a syscall's, {@code
@@ -106,6 +111,7 @@ public final class PathCosts {
     double call = f.ns(f.callCycles());
     double atomic = f.ns(f.atomicCycles());
     double irq = f.ns(f.irqSaveRestoreCycles());
+    double l1 = f.ns(f.l1LoadCycles());
     boolean inFile = k.has(Patch.BDEV_CACHE_IN_FILE);
     boolean inline = k.has(Patch.BDEV_INODE_INLINE);
     boolean fastPath = k.has(Patch.END_REQUEST_FAST_PATH);
@@ -138,8 +144,17 @@ public final class PathCosts {
                     + BIO_INIT_QWORDS * f.repStosQwordCycles()
                     + BIO_INIT_STORES_AFTER_REP_STOS * f.storeCycles())
             : f.ns(BIO_INIT_FIELD_STORES * f.storeCycles()));
-    set(KernelFn.GET_USER_PAGES_FAST, knobs.fixedBuffers() ? 0 : 4 * l2 + atomic);
-    set(KernelFn.BIO_RELEASE_PAGES, knobs.fixedBuffers() ? 0 : call + atomic);
+    // -B0, per I/O: get_user_pages_fast walks the four page-table levels once (L2 loads); each page
+    // then costs its PTE (the next in the same table: L1), its FOLL_PIN reference (an atomic), its
+    // NR_FOLL_PIN_ACQUIRED node counter (a per-CPU add) and, for a read, bio_set_pages_dirty's test
+    // of its dirty bit (L1: gup just read the page). At completion bio_check_pages_dirty tests each
+    // page again (L1) and bio_release_pages unpins it (an atomic, NR_FOLL_PIN_RELEASED).
+    int pages = knobs.fixedBuffers() ? 0 : knobs.pagesPerIo();
+    double pinStat = f.ns(PART_STAT_CYCLES);
+    set(
+        KernelFn.GET_USER_PAGES_FAST,
+        pages == 0 ? 0 : 4 * l2 + pages * (atomic + pinStat) + (pages - 1) * l1 + pages * l1);
+    set(KernelFn.BIO_RELEASE_PAGES, pages == 0 ? 0 : call + pages * (atomic + pinStat + l1));
     set(KernelFn.BLK_MQ_COMPLETE_REQUEST, 2 * call + l2);
     set(KernelFn.IO_REQ_TASK_WORK_ADD, atomic + irq);
     set(KernelFn.TCTX_TASK_WORK, call);
@@ -157,13 +172,19 @@ public final class PathCosts {
     set(
         KernelFn.IO_SETUP_ASYNC_RW,
         call + 2 * l2 + 2 * steps.get(KernelFn.KMEM_CACHE_ALLOC).ps() / 1000.0);
+    if (knobs.bvecAlloc()) {
+      // more pages than BIO_INLINE_VECS: bio_alloc_bioset takes a bvec array from a biovec slab
+      // (bvec_alloc), and bio_free gives it back (bvec_free), each priced as a kmem_cache_alloc
+      double slab = steps.get(KernelFn.KMEM_CACHE_ALLOC).ps() / 1000.0;
+      add(KernelFn.BIO_ALLOC_BIOSET, slab);
+      add(KernelFn.BIO_FREE, slab);
+    }
     set(KernelFn.IO_QUEUE_ASYNC_WORK, call + 2 * atomic + 2 * l2);
     set(KernelFn.IO_WQ_SUBMIT_WORK, call + 3 * atomic + 2 * l2);
     set(KernelFn.COND_RESCHED, call);
     set(KernelFn.IO_IOPOLL_REQ_ISSUED, 2 * atomic + l2);
     double store = f.ns(f.storeCycles());
     double percpu = f.ns(PART_STAT_CYCLES);
-    double l1 = f.ns(f.l1LoadCycles());
     set(KernelFn.DM_SUBMIT_BIO, call + 2 * (atomic + l1) + 2 * l1 + 4 * store);
     set(KernelFn.DM_ALLOC_IO, call + 14 * store + percpu + l1);
     set(KernelFn.BIO_ALLOC_CLONE, p.scaledNs("bio_alloc_kiocb"));
@@ -213,8 +234,20 @@ public final class PathCosts {
    * @param registeredRing {@code -X1}
    * @param fixedFiles {@code -F1}
    * @param fixedBuffers {@code -B1}
+   * @param pagesPerIo pages of user memory each I/O pins under {@code -B0}
+   * @param bvecAlloc whether a bio needs more vecs than its inline ones (a bvec array from a slab)
    */
-  public record Knobs(boolean registeredRing, boolean fixedFiles, boolean fixedBuffers) {}
+  public record Knobs(
+      boolean registeredRing,
+      boolean fixedFiles,
+      boolean fixedBuffers,
+      int pagesPerIo,
+      boolean bvecAlloc) {
+    /** One page an I/O under {@code -B0}, within the bio's inline vecs. */
+    public Knobs(boolean registeredRing, boolean fixedFiles, boolean fixedBuffers) {
+      this(registeredRing, fixedFiles, fixedBuffers, 1, false);
+    }
+  }
 
   public static PathCosts of(CpuProfile profile, KernelSettings kernel, Knobs knobs) {
     return new PathCosts(profile, kernel, knobs, CallVariation.Spec.NONE);

@@ -78,11 +78,39 @@ class PathCostsTest {
   void unregisteredFilesBuffersAndRingShouldCostAtomicsLoadsAndFdget() {
     PathCosts.Knobs plain = new PathCosts.Knobs(false, false, false);
     assertEquals(9.0, ns(Set.of(), false, plain, KernelFn.FGET_FPUT), 1e-9, "two atomics");
-    assertEquals(4 * 3.5 + 4.5, ns(Set.of(), false, plain, KernelFn.GET_USER_PAGES_FAST), 1e-9);
-    assertEquals(1.25 + 4.5, ns(Set.of(), false, plain, KernelFn.BIO_RELEASE_PAGES), 1e-9);
+    // one page: the walk (4 L2), its pin (an atomic and a per-CPU add), its dirty bit (L1)
+    assertEquals(
+        4 * 3.5 + 4.5 + 1 + 1.25, ns(Set.of(), false, plain, KernelFn.GET_USER_PAGES_FAST), 1e-9);
+    // a call, then its dirty bit again (L1) and its unpin (an atomic and a per-CPU add)
+    assertEquals(
+        1.25 + 4.5 + 1 + 1.25, ns(Set.of(), false, plain, KernelFn.BIO_RELEASE_PAGES), 1e-9);
     assertEquals(18.0, ns(Set.of(), false, plain, KernelFn.FDGET_FDPUT), 1e-9);
     assertEquals(0, ns(Set.of(), KernelFn.FGET_FPUT));
     assertEquals(0, ns(Set.of(), KernelFn.FDGET_FDPUT));
+  }
+
+  @Test
+  void unregisteredBuffersShouldCostByThePagesTheyPin() {
+    // -B0 -b65536: 16 pages, one walk; each further PTE is the next in its table (L1)
+    PathCosts.Knobs big = new PathCosts.Knobs(true, true, false, 16, true);
+    assertEquals(
+        4 * 3.5 + 16 * (4.5 + 1) + 15 * 1.25 + 16 * 1.25,
+        ns(Set.of(), false, big, KernelFn.GET_USER_PAGES_FAST),
+        1e-9);
+    assertEquals(
+        1.25 + 16 * (4.5 + 1 + 1.25), ns(Set.of(), false, big, KernelFn.BIO_RELEASE_PAGES), 1e-9);
+    // more than BIO_INLINE_VECS: a bvec array from a biovec slab, and back
+    PathCosts.Knobs small = new PathCosts.Knobs(true, true, false, 1, false);
+    double slab = ns(Set.of(), false, small, KernelFn.KMEM_CACHE_ALLOC);
+    assertEquals(
+        ns(Set.of(), false, small, KernelFn.BIO_ALLOC_BIOSET) + slab,
+        ns(Set.of(), false, big, KernelFn.BIO_ALLOC_BIOSET),
+        1e-9);
+    assertEquals(
+        ns(Set.of(), false, small, KernelFn.BIO_FREE) + slab,
+        ns(Set.of(), false, big, KernelFn.BIO_FREE),
+        1e-9);
+    assertEquals(0, ns(Set.of(), KernelFn.GET_USER_PAGES_FAST), "-B1 pins nothing");
   }
 
   @Test
