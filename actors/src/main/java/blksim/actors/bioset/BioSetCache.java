@@ -121,6 +121,10 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
       BioSet.Put put = bioSet.put(m.cpu(), bio, m.what() == CpuTime.IRQ);
       t += slabSlowPath(put.slowPath(), m.cpu(), m.what(), t);
       t += charge(m.cpu(), m.what(), PUT_FN.get(put.path()));
+      if (put.pruned() > 0) {
+        // bio_alloc_cache_prune: a bio_free for each bio it frees
+        t += charger.charge(m.cpu(), m.what(), KernelFn.BIO_FREE, put.pruned());
+      }
     }
     out.send(m.replyTo(), new Put(t));
   }

@@ -27,15 +27,6 @@ public final class BioAllocCache {
     return ++nr;
   }
 
-  /** Takes the least recently freed bio, for pruning, or null. */
-  Bio pollOldest() {
-    Bio bio = freeList.pollLast();
-    if (bio != null) {
-      nr--;
-    }
-    return bio;
-  }
-
   /** Pushes a bio on the IRQ list ({@code free_list_irq}, 6.2+); returns the new {@code nr_irq}. */
   int pushIrq(Bio bio) {
     freeListIrq.addFirst(bio);

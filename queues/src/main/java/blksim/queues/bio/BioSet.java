@@ -44,6 +44,10 @@ public final class BioSet {
   private long cacheMisses;
   private long mempoolAllocs;
   private long pruned;
+
+  /** Bios the put being made pruned ({@code bio_free} each). */
+  private int prunedNow;
+
   private long freedUncached;
 
   /** Whether the put under way freed to the slab through SLUB's slow path. */
@@ -93,7 +97,7 @@ public final class BioSet {
    *
    * @param slowPath whether a free to the slab took SLUB's slow path (the node's {@code list_lock})
    */
-  public record Put(PutPath path, boolean slowPath) {}
+  public record Put(PutPath path, boolean slowPath, int pruned) {}
 
   /**
    * {@code bio_alloc_kiocb}: a bio from {@code cpu}'s cache if allowed and not empty.
@@ -142,8 +146,9 @@ public final class BioSet {
    */
   public Put put(int cpu, Bio bio, boolean inInterrupt) {
     slabSlowPath = false;
+    prunedNow = 0;
     PutPath path = putPath(cpu, bio, inInterrupt);
-    return new Put(path, slabSlowPath);
+    return new Put(path, slabSlowPath, prunedNow);
   }
 
   private PutPath putPath(int cpu, Bio bio, boolean inInterrupt) {
@@ -177,9 +182,12 @@ public final class BioSet {
       return PutPath.CACHED_IRQ;
     }
     if (cache.push(bio) > settings.allocCacheMax() + settings.allocCacheSlack()) {
+      // bio_alloc_cache_prune walks free_list from its head: the bio just put, and those put
+      // before it, newest first
       for (int i = 0; i < settings.allocCacheSlack(); i++) {
-        uncacheAndFree(cpu, cache.pollOldest());
+        uncacheAndFree(cpu, cache.pop());
         pruned++;
+        prunedNow++;
       }
     }
     return PutPath.CACHED;

@@ -59,8 +59,13 @@ class BioSetTest {
       set.put(0, bios.get(i));
     }
     assertEquals(0, set.pruned(), "576 = ALLOC_CACHE_MAX + ALLOC_CACHE_SLACK is still kept");
-    set.put(0, bios.get(576));
+    BioSet.Put put = set.put(0, bios.get(576));
     assertEquals(64, set.pruned(), "the 577th frees ALLOC_CACHE_SLACK bios");
+    assertEquals(64, put.pruned(), "that put pays a bio_free for each");
+    // from the head of free_list: the 577th itself and the 63 put just before it; the oldest stay
+    Bio next = set.allocPercpuCache(0, true, 0).bio();
+    assertSame(bios.get(512), next);
+    set.put(0, next);
     Books books = new Books();
     set.audit(books);
     assertTrue(books.balanced(), books.violations().toString());
