@@ -36,6 +36,12 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
    */
   private static final Set<String> NO_NULL_BLK_POLL = Set.of("5.15");
 
+  /**
+   * Kernels without IORING_REGISTER_RING_FDS (5.18): t/io_uring's registration fails there and it
+   * goes on with {@code register_ring = 0}, paying fdget/fdput on every io_uring_enter.
+   */
+  private static final Set<String> NO_RING_FDS = Set.of("5.15", "5.16");
+
   /** Kernels without device-mapper bio polling ({@code dm_poll_bio} came in 5.18). */
   private static final Set<String> NO_DM_POLL = Set.of("5.15", "5.16");
 
@@ -53,6 +59,11 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
    */
   public boolean dmPoll() {
     return !NO_DM_POLL.contains(preset);
+  }
+
+  /** Whether {@code -X1} can register the ring's fd (IORING_REGISTER_RING_FDS, 5.18). */
+  public boolean registerRingFds() {
+    return !NO_RING_FDS.contains(preset);
   }
 
   /**

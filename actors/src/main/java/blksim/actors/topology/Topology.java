@@ -64,7 +64,7 @@ public final class Topology {
             s.profile(),
             s.kernel(),
             new PathCosts.Knobs(
-                u.registerRing(),
+                u.registerRing() && s.kernel().registerRingFds(),
                 u.registerFiles(),
                 u.fixedBuffers(),
                 pagesPerIo(u),

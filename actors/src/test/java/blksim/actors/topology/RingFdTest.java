@@ -1,0 +1,37 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.actors.engine.SequentialEngine;
+import blksim.config.BlksimSettings;
+import blksim.queues.cost.CostLedger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * -X1 (t/io_uring's default) registers the ring's fd with IORING_REGISTER_RING_FDS, which came in
+ * 5.18: before it the registration fails, t/io_uring goes on without, and every io_uring_enter pays
+ * fdget/fdput.
+ */
+class RingFdTest {
+  private static RunResult run(String kernel) {
+    BlksimSettings s =
+        Runs.settings(
+            "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32,"
+                + " block-size = 512 }\nblksim.run.runtime = 5ms\n"
+                + "blksim.interference.enabled = false\nblksim.kernel.preset = \""
+                + kernel
+                + "\"");
+    return Topology.build(s, new TopologyTest.Recorder()).run(new SequentialEngine());
+  }
+
+  @Test
+  void onlyFrom518ShouldTheRegisteredRingSaveFdgetAndFdput() {
+    assertEquals(0, run("5.18").ledger().steps(0).get("fdget_fdput").ps(), "registered: no fdget");
+    RunResult k516 = run("5.16");
+    CostLedger.Entry e = k516.ledger().steps(0).get("fdget_fdput");
+    assertEquals(k516.ledger().steps(0).get("io_uring_enter").calls(), e.calls(), "one a call");
+    assertEquals(18_000, e.ps() / e.calls(), "fdget_fdput, 18 ns");
+    assertTrue(k516.reaps() < run("5.18").reaps());
+  }
+}
