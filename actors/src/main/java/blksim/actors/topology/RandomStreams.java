@@ -1,6 +1,6 @@
 package blksim.actors.topology;
 
-import java.nio.charset.StandardCharsets;
+import blksim.queues.random.StreamSeed;
 import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 
@@ -16,22 +16,6 @@ public final class RandomStreams {
 
   /** The stream of {@code owner} (submitter0, nullb0) under {@code rootSeed}. */
   public static RandomGenerator of(long rootSeed, String owner) {
-    return FACTORY.create(mix64(rootSeed ^ fnv1a64(owner)));
-  }
-
-  private static long fnv1a64(String s) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      h ^= b & 0xff;
-      h *= 0x100000001b3L;
-    }
-    return h;
-  }
-
-  /** SplitMix64's finaliser. */
-  private static long mix64(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
+    return FACTORY.create(StreamSeed.of(rootSeed, owner));
   }
 }

@@ -1,6 +1,6 @@
 package blksim.queues.cost;
 
-import java.nio.charset.StandardCharsets;
+import blksim.queues.random.StreamSeed;
 import java.util.Arrays;
 
 /**
@@ -70,7 +70,7 @@ public final class CallVariation {
     long left = st[i + 1];
     if (left == 1) {
       st[i] += GOLDEN_GAMMA;
-      left = (mix64(st[i]) >>> CallFactors.BITS) | MARKER;
+      left = (StreamSeed.mix64(st[i]) >>> CallFactors.BITS) | MARKER;
     }
     st[i + 1] = left >>> CallFactors.BITS;
     return factorsOf(calls).scale(mean * calls, (int) (left & (CallFactors.SIZE - 1)));
@@ -113,26 +113,10 @@ public final class CallVariation {
     long[] st = new long[2 * CostId.count()];
     for (int i = 0; i < CostId.count(); i++) {
       String name = "vary-" + owner + "-cpu" + cpu + "-" + ((Enum<?>) CostId.of(i)).name();
-      st[2 * i] = mix64(rootSeed ^ fnv1a64(name));
+      st[2 * i] = StreamSeed.of(rootSeed, name);
       st[2 * i + 1] = 1;
     }
     streams[cpu] = st;
     return st;
-  }
-
-  private static long fnv1a64(String s) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      h ^= b & 0xff;
-      h *= 0x100000001b3L;
-    }
-    return h;
-  }
-
-  /** SplitMix64's finaliser. */
-  private static long mix64(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
   }
 }
