@@ -15,12 +15,9 @@ import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -165,26 +162,16 @@ final class SubmitterPath {
 
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     Group g = groups.pollFirst();
-    // The bios that found no tag are the reply's: another bio of the group may have completed on
-    // another CPU's poll and been put and handed out again before submit_bio returned, so its
-    // status is no longer this submission's.
-    boolean anyFailed = !m.wouldBlock().isEmpty();
-    List<IoKiocb> punted = anyFailed ? new ArrayList<>() : List.of();
-    Set<Bio> failed = Set.of();
-    if (anyFailed) {
-      failed = Collections.newSetFromMap(new IdentityHashMap<>());
-      failed.addAll(m.wouldBlock());
-    }
+    List<IoKiocb> punted = IoWqOwner.foundNoTag(g.reqs(), m.wouldBlock());
     for (IoKiocb req : g.reqs()) {
-      if (anyFailed && failed.contains(req.kiocbPrivate())) {
-        punted.add(req);
-      } else if (c.cfg.iopoll()) {
+      if (c.cfg.iopoll() && !punted.contains(req)) {
         c.ring.iopollReqIssued(req);
       }
     }
     long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
-    // ends here only after a DM requeue, not polled), then bio_put.
+    // ends here only when it is not polled: a DM requeue, or a queue without poll support), then
+    // bio_put.
     for (Bio bio : m.ended()) {
       t += c.charge(CpuTime.SUBMIT, c.endIo((IoKiocb) bio.owner(), CpuCore.res(bio)), 1);
     }

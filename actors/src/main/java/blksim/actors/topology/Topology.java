@@ -207,37 +207,9 @@ public final class Topology {
       cpus.add(cpu);
       registry.bind(cpuRefs.get(t), cpu);
       registry.initial(cpuRefs.get(t), new Cpu.Start(0));
-      if (s.interference().tick()) {
-        // each CPU's tick at a phase of its own, from its own stream (common random numbers)
-        long period = VirtualTime.ps(s.interference().tickPeriodNs());
-        long phase = RandomStreams.of(s.run().seed(), "tick-cpu" + cpuId).nextLong(period);
-        long until = VirtualTime.ps(s.run().runtimeNs());
-        long every =
-            s.interference().loadBalance()
-                ? VirtualTime.ps(s.interference().balanceIntervalNs(nrCpus))
-                : 0;
-        long firstBalance =
-            every == 0
-                ? 0
-                : phase + RandomStreams.of(s.run().seed(), "balance-cpu" + cpuId).nextLong(every);
-        // vmstat_update comes back every vm.stat_interval while -B0's page pins change the node
-        // counters; round_jiffies_relative puts it on a tick
-        long vmstatEvery =
-            s.interference().vmstat() && !u.fixedBuffers()
-                ? (VirtualTime.ps(s.interference().vmstatIntervalNs()) + period - 1)
-                    / period
-                    * period
-                : 0;
-        long firstVmstat =
-            vmstatEvery == 0
-                ? 0
-                : phase
-                    + RandomStreams.of(s.run().seed(), "vmstat-cpu" + cpuId).nextLong(vmstatEvery);
-        if (phase < until) {
-          registry.initial(
-              cpuRefs.get(t),
-              new Cpu.Tick(phase, period, until, firstBalance, every, firstVmstat, vmstatEvery));
-        }
+      Cpu.Tick tick = FirstTick.of(s, cpuId, nrCpus);
+      if (tick != null) {
+        registry.initial(cpuRefs.get(t), tick);
       }
       if (workerRef != null) {
         int w = workerCpus.get(t);

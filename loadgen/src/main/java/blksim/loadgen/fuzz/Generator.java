@@ -270,33 +270,7 @@ public final class Generator {
       if (r.nextInt(100) < 5) {
         opts.add(new Opt("set:bioset.pool-size", String.valueOf(pick(1, 2, 8))));
       }
-      if (r.nextInt(100) < 15) {
-        opts.add(new Opt("set:interference.tick.enabled", String.valueOf(r.nextBoolean())));
-        if (r.nextBoolean()) {
-          // short runs: a fast tick, so that one fires within them
-          opts.add(new Opt("set:interference.tick.hz", String.valueOf(pick(250, 1000, 10000))));
-        }
-        if (r.nextInt(100) < 30) {
-          opts.add(new Opt("set:interference.tick.load-balance", String.valueOf(r.nextBoolean())));
-        }
-        if (r.nextInt(100) < 30) {
-          // short runs: a short vm.stat_interval, so that the kworker comes within them (-B0)
-          opts.add(new Opt("set:interference.vmstat.enabled", String.valueOf(r.nextBoolean())));
-          String[] intervals = {"1us", "100us", "1ms", "1s"};
-          opts.add(
-              new Opt("set:interference.vmstat.interval", intervals[r.nextInt(intervals.length)]));
-        }
-      }
-      if (r.nextInt(100) < 15) {
-        opts.add(new Opt("set:interference.variation.enabled", String.valueOf(r.nextBoolean())));
-        if (r.nextBoolean()) {
-          String[] cvs = {"0", "0.05", "0.15", "0.5", "2"};
-          opts.add(new Opt("set:interference.variation.cv", cvs[r.nextInt(cvs.length)]));
-        }
-      }
-      if (r.nextInt(100) < 5) {
-        opts.add(new Opt("set:interference.enabled", "false"));
-      }
+      InterferenceDraw.add(r, opts);
       if (r.nextInt(100) < 10) {
         opts.add(new Opt("--seed", String.valueOf(r.nextInt(1000))));
       }

@@ -1,0 +1,45 @@
+package blksim.actors.topology;
+
+import blksim.actors.cpu.Cpu;
+import blksim.config.BlksimSettings;
+import blksim.config.InterferenceSettings;
+import blksim.queues.time.VirtualTime;
+
+/**
+ * The first scheduler tick of a CPU that runs a submitter (interference.tick), with when its first
+ * load balance and its first vmstat kworker visit come: each at a phase of its own, from a stream
+ * of its own (tick-cpuN, balance-cpuN, vmstat-cpuN), so that A and B of a compare see them at the
+ * same virtual times.
+ */
+final class FirstTick {
+  private FirstTick() {}
+
+  /** The first tick of {@code cpu}, or null when it does not tick within the run. */
+  static Cpu.Tick of(BlksimSettings s, int cpu, int nrCpus) {
+    InterferenceSettings i = s.interference();
+    if (!i.tick()) {
+      return null;
+    }
+    long seed = s.run().seed();
+    long period = VirtualTime.ps(i.tickPeriodNs());
+    long phase = RandomStreams.of(seed, "tick-cpu" + cpu).nextLong(period);
+    long until = VirtualTime.ps(s.run().runtimeNs());
+    if (phase >= until) {
+      return null;
+    }
+    long every = i.loadBalance() ? VirtualTime.ps(i.balanceIntervalNs(nrCpus)) : 0;
+    long firstBalance =
+        every == 0 ? 0 : phase + RandomStreams.of(seed, "balance-cpu" + cpu).nextLong(every);
+    // vmstat_update comes back every vm.stat_interval while -B0's page pins change the node
+    // counters; round_jiffies_relative puts it on a tick
+    long vmstatEvery =
+        i.vmstat() && !s.ioUring().fixedBuffers()
+            ? (VirtualTime.ps(i.vmstatIntervalNs()) + period - 1) / period * period
+            : 0;
+    long firstVmstat =
+        vmstatEvery == 0
+            ? 0
+            : phase + RandomStreams.of(seed, "vmstat-cpu" + cpu).nextLong(vmstatEvery);
+    return new Cpu.Tick(phase, period, until, firstBalance, every, firstVmstat, vmstatEvery);
+  }
+}
