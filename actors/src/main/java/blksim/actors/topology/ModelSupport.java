@@ -95,6 +95,13 @@ final class ModelSupport {
     for (String f : u.files()) {
       device(f, n.nrDevices(), s.dm().tables().size());
     }
+    // dm_table_supports_poll needs every device under a table to poll; without it the DM device
+    // has no QUEUE_FLAG_POLL, and what DM's requeue then does with unpolled clones is not modelled
+    unsupported(
+        u.polled()
+            && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
+            && u.files().stream().anyMatch(f -> DM.matcher(f).matches()),
+        noPollQueues(s) + " under a DM device with -p1 (a DM table on devices that cannot poll)");
     List<List<Integer>> files;
     try {
       files = FileAssignment.assign(u.threads(), u.files().size());

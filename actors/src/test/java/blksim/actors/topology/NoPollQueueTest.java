@@ -51,6 +51,23 @@ class NoPollQueueTest {
   }
 
   @Test
+  void aDmDeviceOnTopShouldBeRefusedByName() {
+    // dm_table_supports_poll: a table on devices that cannot poll; DM's requeue of unpolled
+    // clones is not modelled
+    ConfigError e =
+        assertThrows(
+            ConfigError.class,
+            () ->
+                Topology.build(
+                    Runs.settings(
+                        SEED,
+                        "io-uring.files=[\"/dev/dm-0\"]",
+                        "dm.tables=[\"0 1024 linear /dev/nullb0 0\"]"),
+                    new TopologyTest.Recorder()));
+    assertTrue(e.getMessage().contains("poll_queues=0 under a DM device"), e.getMessage());
+  }
+
+  @Test
   void bothEnginesShouldAgree() {
     Runs.sameOnBothEngines(Runs.settings(SEED));
   }
