@@ -2,11 +2,8 @@ package blksim.actors.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.actors.engine.SequentialEngine;
-import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import org.junit.jupiter.api.Test;
 
@@ -17,13 +14,10 @@ import org.junit.jupiter.api.Test;
  */
 class NoPollQueueTest {
   private static final String SEED =
-      "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
-          + "blksim.run.runtime = 5ms\n"
-          + "blksim.null-blk.poll-queues = 0";
+      Runs.D32 + "blksim.run.runtime = 5ms\n" + "blksim.null-blk.poll-queues = 0";
 
   private static RunResult run(String... sets) {
-    BlksimSettings s = Runs.settings(SEED, sets);
-    return Topology.build(s, new TopologyTest.Recorder()).run(new SequentialEngine());
+    return Runs.sequential(SEED, sets);
   }
 
   @Test
@@ -55,15 +49,8 @@ class NoPollQueueTest {
     // dm_table_supports_poll: a table on devices that cannot poll; DM's requeue of unpolled
     // clones is not modelled
     ConfigError e =
-        assertThrows(
-            ConfigError.class,
-            () ->
-                Topology.build(
-                    Runs.settings(
-                        SEED,
-                        "io-uring.files=[\"/dev/dm-0\"]",
-                        "dm.tables=[\"0 1024 linear /dev/nullb0 0\"]"),
-                    new TopologyTest.Recorder()));
+        Runs.refused(
+            SEED, "io-uring.files=[\"/dev/dm-0\"]", "dm.tables=[\"0 1024 linear /dev/nullb0 0\"]");
     assertTrue(e.getMessage().contains("poll_queues=0 under a DM device"), e.getMessage());
   }
 
@@ -74,12 +61,7 @@ class NoPollQueueTest {
 
   @Test
   void aTimerCompletionShouldBeRefusedByName() {
-    ConfigError e =
-        assertThrows(
-            ConfigError.class,
-            () ->
-                Topology.build(
-                    Runs.settings(SEED, "null-blk.irqmode=2"), new TopologyTest.Recorder()));
+    ConfigError e = Runs.refused(SEED, "null-blk.irqmode=2");
     assertTrue(e.getMessage().contains("poll_queues=0 with -p1 and irqmode=2"), e.getMessage());
   }
 }

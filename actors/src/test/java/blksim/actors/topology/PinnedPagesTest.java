@@ -4,21 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.actors.engine.SequentialEngine;
-import blksim.config.BlksimSettings;
 import blksim.queues.cost.CostLedger;
 import org.junit.jupiter.api.Test;
 
 /** -B0: each I/O pins, dirties and unpins the pages of its buffer, so its size has a price. */
 class PinnedPagesTest {
   private static RunResult run(int bs) {
-    BlksimSettings s =
-        Runs.settings(
-            "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = "
-                + bs
-                + ", fixed-buffers = false }\nblksim.run.runtime = 5ms\n"
-                + "blksim.interference.enabled = false");
-    return Topology.build(s, new TopologyTest.Recorder()).run(new SequentialEngine());
+    return Runs.sequential(
+        "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = "
+            + bs
+            + ", fixed-buffers = false }\nblksim.run.runtime = 5ms\n"
+            + "blksim.interference.enabled = false");
   }
 
   private static double nsPerIo(RunResult r, String fn) {

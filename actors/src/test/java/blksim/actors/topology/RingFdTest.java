@@ -3,8 +3,6 @@ package blksim.actors.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.actors.engine.SequentialEngine;
-import blksim.config.BlksimSettings;
 import blksim.queues.cost.CostLedger;
 import org.junit.jupiter.api.Test;
 
@@ -15,14 +13,12 @@ import org.junit.jupiter.api.Test;
  */
 class RingFdTest {
   private static RunResult run(String kernel) {
-    BlksimSettings s =
-        Runs.settings(
-            "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32,"
-                + " block-size = 512 }\nblksim.run.runtime = 5ms\n"
-                + "blksim.interference.enabled = false\nblksim.kernel.preset = \""
-                + kernel
-                + "\"");
-    return Topology.build(s, new TopologyTest.Recorder()).run(new SequentialEngine());
+    return Runs.sequential(
+        Runs.D32
+            + "blksim.run.runtime = 5ms\nblksim.interference.enabled = false\n"
+            + "blksim.kernel.preset = \""
+            + kernel
+            + "\"");
   }
 
   @Test

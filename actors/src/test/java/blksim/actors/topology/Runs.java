@@ -6,11 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import blksim.actors.engine.AkkaEngine;
 import blksim.actors.engine.SequentialEngine;
 import blksim.config.BlksimSettings;
+import blksim.config.ConfigError;
 import blksim.config.Scenario;
+import org.junit.jupiter.api.Assertions;
 
 /** What the topology tests share: settings from HOCON and overrides, and the engine check. */
 final class Runs {
   private Runs() {}
+
+  /** The seed command's ring: {@code -d32 -s32 -c32 -b512}. */
+  static final String D32 =
+      "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n";
+
+  /** A run of {@code hocon} with {@code sets} on top, on the sequential engine. */
+  static RunResult sequential(String hocon, String... sets) {
+    return Topology.build(settings(hocon, sets), new TopologyTest.Recorder())
+        .run(new SequentialEngine());
+  }
+
+  /** What building the run of {@code hocon} with {@code sets} on top refuses. */
+  static ConfigError refused(String hocon, String... sets) {
+    return Assertions.assertThrows(
+        ConfigError.class,
+        () -> Topology.build(settings(hocon, sets), new TopologyTest.Recorder()));
+  }
 
   /** The settings of {@code hocon} with each {@code path=value} of {@code sets} on top. */
   static BlksimSettings settings(String hocon, String... sets) {

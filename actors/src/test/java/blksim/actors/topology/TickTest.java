@@ -3,8 +3,6 @@ package blksim.actors.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.actors.engine.SequentialEngine;
-import blksim.config.BlksimSettings;
 import blksim.queues.cost.CostLedger;
 import org.junit.jupiter.api.Test;
 
@@ -14,13 +12,10 @@ import org.junit.jupiter.api.Test;
  */
 class TickTest {
   private static final String SEED =
-      "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
-          + "blksim.run.runtime = 100ms\n"
-          + "blksim.interference.variation.enabled = false";
+      Runs.D32 + "blksim.run.runtime = 100ms\n" + "blksim.interference.variation.enabled = false";
 
   private static RunResult run(String... sets) {
-    BlksimSettings s = Runs.settings(SEED, sets);
-    return Topology.build(s, new TopologyTest.Recorder()).run(new SequentialEngine());
+    return Runs.sequential(SEED, sets);
   }
 
   private static long ticks(RunResult r, int cpu) {

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.actors.engine.SequentialEngine;
-import blksim.config.BlksimSettings;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import org.junit.jupiter.api.Test;
@@ -16,14 +14,13 @@ import org.junit.jupiter.api.Test;
  */
 class VmstatTest {
   private static final String SEED =
-      "blksim.io-uring { depth = 32, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
+      Runs.D32
           + "blksim.run.runtime = 100ms\n"
           + "blksim.interference.variation.enabled = false\n"
           + "blksim.interference.vmstat.interval = 8ms";
 
   private static RunResult run(String... sets) {
-    BlksimSettings s = Runs.settings(SEED, sets);
-    return Topology.build(s, new TopologyTest.Recorder()).run(new SequentialEngine());
+    return Runs.sequential(SEED, sets);
   }
 
   @Test
