@@ -122,5 +122,7 @@ class CheckedReaderTest {
         new Scenario().set("interference.variation.cv=0").settings().interference().variation());
     assertTrue(refused("interference.variation.cv=2.5").contains("accepted 0 to 2"));
     assertTrue(refused("interference.variation.cv=-0.1").contains("interference.variation.cv"));
+    assertTrue(refused("interference.vmstat.interval=5").contains("has no unit"));
+    assertTrue(refused("interference.vmstat.interval=2h").contains("accepted 1us to 1h"));
   }
 }
