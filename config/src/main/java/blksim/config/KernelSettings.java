@@ -16,19 +16,41 @@ import java.util.Set;
  */
 public record KernelSettings(String preset, Set<Patch> patches, boolean iostats) {
 
-  /** Kernels by name: the seeds' patches that each has. */
+  /** What 5.16 changed on the path, as modelled: seed 000's two applied patches and the rest. */
+  private static final Set<Patch> V5_16 =
+      EnumSet.of(
+          Patch.BDEV_CACHE_IN_FILE,
+          Patch.END_REQUEST_FAST_PATH,
+          Patch.PLUG_BATCH_ALLOC,
+          Patch.RSRC_REF_CACHE,
+          Patch.DRIVER_TAG_INLINE,
+          Patch.BIO_TRACKED_RQ_QOS,
+          Patch.BIO_IOV_BVEC_SET);
+
+  private static final Set<Patch> V5_17 = with(V5_16, Patch.NULL_POLL_BATCH);
+
+  private static final Set<Patch> V5_19 =
+      with(
+          V5_17,
+          Patch.DM_CLONE_PERCPU_CACHE,
+          Patch.DM_IO_BIOSET_PERCPU_CACHE,
+          Patch.DM_PERCPU_CACHE_ONLY_IF_POLL);
+
+  /** Kernels by name: the patches and features that each has (docs/kernel.md section 8). */
   public static final Map<String, Set<Patch>> PRESETS =
       Map.of(
           "5.15", EnumSet.noneOf(Patch.class),
-          "5.16", EnumSet.of(Patch.BDEV_CACHE_IN_FILE, Patch.END_REQUEST_FAST_PATH),
-          "5.18", EnumSet.of(Patch.BDEV_CACHE_IN_FILE, Patch.END_REQUEST_FAST_PATH),
-          "5.19",
-              EnumSet.of(
-                  Patch.BDEV_CACHE_IN_FILE,
-                  Patch.END_REQUEST_FAST_PATH,
-                  Patch.DM_CLONE_PERCPU_CACHE,
-                  Patch.DM_IO_BIOSET_PERCPU_CACHE,
-                  Patch.DM_PERCPU_CACHE_ONLY_IF_POLL));
+          "5.16", V5_16,
+          "5.17", V5_17,
+          "5.18", V5_17,
+          "5.19", V5_19,
+          "6.1", V5_19);
+
+  private static Set<Patch> with(Set<Patch> base, Patch... more) {
+    EnumSet<Patch> s = EnumSet.copyOf(base);
+    s.addAll(java.util.Arrays.asList(more));
+    return s;
+  }
 
   /**
    * Kernels whose null_blk has no poll queues: {@code poll_queues} and {@code null_poll} came in
@@ -40,13 +62,21 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
    * Kernels without IORING_REGISTER_RING_FDS (5.18): t/io_uring's registration fails there and it
    * goes on with {@code register_ring = 0}, paying fdget/fdput on every io_uring_enter.
    */
-  private static final Set<String> NO_RING_FDS = Set.of("5.15", "5.16");
+  private static final Set<String> NO_RING_FDS = Set.of("5.15", "5.16", "5.17");
 
   /** Kernels without device-mapper bio polling ({@code dm_poll_bio} came in 5.18). */
-  private static final Set<String> NO_DM_POLL = Set.of("5.15", "5.16");
+  private static final Set<String> NO_DM_POLL = Set.of("5.15", "5.16", "5.17");
 
   public KernelSettings {
     patches = patches.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(patches));
+  }
+
+  /**
+   * Whether functions carry the names of 5.16 and later (a preset from 5.16): {@code
+   * iocb_bio_iopoll}, {@code __blkdev_direct_IO_async}, {@code io_free_batch_list}.
+   */
+  public boolean names516() {
+    return !preset.isEmpty() && !preset.equals("5.15");
   }
 
   public boolean has(Patch p) {
@@ -55,7 +85,7 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
 
   /**
    * Whether a bio-based DM disk can be polled ({@code dm_poll_bio}, "dm: support bio polling",
-   * 5.18): not on the 5.15 and 5.16 presets; the default path is that of 5.16-5.18 with it.
+   * 5.18): not on the 5.15 to 5.17 presets; the default path has it.
    */
   public boolean dmPoll() {
     return !NO_DM_POLL.contains(preset);
@@ -90,7 +120,13 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
     }
     List<String> listed = r.strings("blksim.kernel.patches");
     for (String name : listed) {
-      patches.add(Patch.of(name.trim()));
+      String n = name.trim();
+      if (n.startsWith("no-")) {
+        // no-NAME: the preset without that one change, so that its effect can be isolated
+        patches.remove(Patch.of(n.substring(3)));
+      } else {
+        patches.add(Patch.of(n));
+      }
     }
     return new KernelSettings(preset, patches, r.bool("blksim.queue.iostats"));
   }

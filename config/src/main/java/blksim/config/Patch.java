@@ -3,7 +3,10 @@ package blksim.config;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** The seeds' patches, each a toggle of the modelled path (docs/seeds.md). */
+/**
+ * The seeds' patches (docs/seeds.md) and the changes of the kernel versions that the presets run
+ * (docs/kernel.md section 8), each a toggle of the modelled path.
+ */
 public enum Patch {
   /**
    * "block: cache bdev in struct file for raw bdev IO" (Pavel Begunkov, seed 000 1/3; applied,
@@ -50,7 +53,47 @@ public enum Patch {
    * "dm: conditionally enable BIOSET_PERCPU_CACHE for bio-based dm_io bioset" (seed 002 3/3): the
    * cache of 2/3 only for a bio-based table that supports polling ({@code dm_table_supports_poll}).
    */
-  DM_PERCPU_CACHE_ONLY_IF_POLL("dm-percpu-cache-only-if-poll");
+  DM_PERCPU_CACHE_ONLY_IF_POLL("dm-percpu-cache-only-if-poll"),
+  /**
+   * Plug-cached requests (5.16: commit 47c122e35d7e "block: pre-allocate requests if plug is
+   * started and is a batch", 9672b0d43782 "sbitmap: add __sbitmap_queue_get_batch()"): the first
+   * request a plug allocates asks {@code blk_mq_get_tags} for the plug's {@code nr_ios} tags from
+   * one sbitmap word; the plug caches the requests, and the bios after it take one each without
+   * {@code bio_queue_enter} or a tag of their own. A batch larger than a word gets nothing.
+   */
+  PLUG_BATCH_ALLOC("plug-batch-alloc"),
+  /**
+   * Batched completion of null_blk's polled requests (5.17 {@code null_poll}: {@code
+   * blk_mq_add_to_batch}, then {@code blk_mq_end_request_batch}; 5.16's {@code null_poll} ends each
+   * request by itself): the tags of a batch freed together by {@code blk_mq_flush_tag_batch}, one
+   * atomic per word, one {@code percpu_ref_put_many} of the queue references.
+   */
+  NULL_POLL_BATCH("null-poll-batch"),
+  /**
+   * "io_uring: optimise rsrc referencing" (Pavel Begunkov, 5.16, commit ab4094024784): a request's
+   * reference to the fixed file and buffer node comes from a count cached in the ring, refilled 100
+   * at a time, where each request took and dropped a per-CPU reference of its own.
+   */
+  RSRC_REF_CACHE("io-uring-rsrc-ref-cache"),
+  /**
+   * "block: inline fast path of driver tag allocation" (Jens Axboe, 5.16, commit a808a9d545cd):
+   * without a scheduler or shared tags, dispatch no longer calls the out-of-line {@code
+   * blk_mq_get_driver_tag}.
+   */
+  DRIVER_TAG_INLINE("driver-tag-inline"),
+  /**
+   * "block: only mark bio as tracked if it really is tracked" (Jens Axboe, 5.16, commit
+   * 90b8faa0e8de): {@code bio_endio} no longer follows {@code bi_bdev->bd_disk->queue->rq_qos} for
+   * every bio of a queue without QoS policies.
+   */
+  BIO_TRACKED_RQ_QOS("bio-tracked-rq-qos"),
+  /**
+   * Pavel Begunkov's "skip advance" for async single-bio I/O (5.16; lore
+   * 48fd2fe9d0367620ceda34b79857892841f18668.1634676157.git.asml.silence@gmail.com): a registered
+   * buffer's bvec is set on the bio ({@code bio_iov_bvec_set}) without {@code
+   * bio_iov_iter_get_pages} and {@code iov_iter_advance}.
+   */
+  BIO_IOV_BVEC_SET("bio-iov-bvec-set");
 
   private final String key;
 

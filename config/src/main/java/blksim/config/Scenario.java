@@ -147,11 +147,15 @@ public final class Scenario {
         });
   }
 
-  /** Adds {@code patches} to those the layers so far list. */
+  /**
+   * Adds {@code patches} to those the layers so far list; {@code no-NAME} takes the preset's away.
+   */
   public Scenario addPatches(List<String> patches) {
     Set<String> all = new LinkedHashSet<>(resolved().getStringList("blksim.kernel.patches"));
     for (String p : patches) {
-      all.add(Patch.of(p.trim()).key());
+      String name = p.trim();
+      boolean off = name.startsWith("no-");
+      all.add((off ? "no-" : "") + Patch.of(off ? name.substring(3) : name).key());
     }
     return values(Map.of("blksim.kernel.patches", List.copyOf(all)), "--patch");
   }

@@ -179,20 +179,38 @@ class ScenarioTest {
     assertTrue(none.patches().isEmpty());
     KernelSettings k516 = new Scenario().set("kernel.preset=5.16").settings().kernel();
     assertEquals(
-        java.util.Set.of(Patch.BDEV_CACHE_IN_FILE, Patch.END_REQUEST_FAST_PATH), k516.patches());
+        java.util.Set.of(
+            Patch.BDEV_CACHE_IN_FILE,
+            Patch.END_REQUEST_FAST_PATH,
+            Patch.PLUG_BATCH_ALLOC,
+            Patch.RSRC_REF_CACHE,
+            Patch.DRIVER_TAG_INLINE,
+            Patch.BIO_TRACKED_RQ_QOS,
+            Patch.BIO_IOV_BVEC_SET),
+        k516.patches());
     KernelSettings more =
         new Scenario()
             .set("kernel.preset=5.16")
-            .addPatches(java.util.List.of("bio-init-compound"))
+            .addPatches(java.util.List.of("bio-init-compound", "no-plug-batch-alloc"))
             .settings()
             .kernel();
-    assertEquals(3, more.patches().size());
+    assertEquals(7, more.patches().size());
+    assertTrue(more.has(Patch.BIO_INIT_COMPOUND) && !more.has(Patch.PLUG_BATCH_ALLOC));
+    KernelSettings k517 = new Scenario().set("kernel.preset=5.17").settings().kernel();
+    assertTrue(k517.has(Patch.NULL_POLL_BATCH) && !k516.has(Patch.NULL_POLL_BATCH));
+    assertTrue(!k517.dmPoll() && !k517.registerRingFds());
+    ConfigError badNo =
+        assertThrows(
+            ConfigError.class, () -> new Scenario().addPatches(java.util.List.of("no-speedup")));
+    assertTrue(badNo.getMessage().contains("unknown patch speedup"), badNo.getMessage());
     ConfigError bad =
         assertThrows(
             ConfigError.class, () -> new Scenario().addPatches(java.util.List.of("speedup")));
     assertTrue(bad.getMessage().contains("accepted bdev-cache-in-file"), bad.getMessage());
     ConfigError preset =
         assertThrows(ConfigError.class, () -> new Scenario().set("kernel.preset=4.19").settings());
-    assertTrue(preset.getMessage().contains("accepted 5.15, 5.16"), preset.getMessage());
+    assertTrue(
+        preset.getMessage().contains("accepted 5.15, 5.16, 5.17, 5.18, 5.19, 6.1"),
+        preset.getMessage());
   }
 }

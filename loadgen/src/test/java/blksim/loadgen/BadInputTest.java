@@ -26,7 +26,7 @@ class BadInputTest {
         "io_uring -b 100 -d32 /dev/nullb0                       | multiple of its logical block size",
         "io_uring -d32 -p0 -O0 /dev/nullb0                      | -O0 -p0: buffered I/O",
         "io_uring -d32 --patch speedup /dev/nullb0              | unknown patch speedup",
-        "io_uring -d32 --kernel 4.19 /dev/nullb0                | accepted 5.15, 5.16, 5.18, 5.19",
+        "io_uring -d32 --kernel 4.19 /dev/nullb0                | accepted 5.15, 5.16, 5.17, 5.18, 5.19, 6.1",
         "io_uring -d32 /dev/dm-0                                | /dev/dm-0: no such device",
         "io_uring -d32 --profile zen9 /dev/nullb0               | known begunkov-2021",
         "compare -- io_uring -d32 /dev/nullb0                   | give --patch LIST",

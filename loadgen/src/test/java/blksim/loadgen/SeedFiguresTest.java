@@ -11,11 +11,17 @@ import org.junit.jupiter.api.Test;
  * The seeds' figures, pinned with the default seed (golden values), each also checked against the
  * range the project set for it. A change that moves one must say why in its commit.
  *
- * <p>Last moved by per-call variation (interference.variation, cv 0.15): each call costs its price
- * times a factor of mean 1, so the mean cost stays and the figures moved by at most 0.01 % (IOPS
- * count whole batches of 32 in a second: up to two batches either way); no delta of a patch moved
- * by more than 0.01 points. Before that, the scheduler tick (interference.tick, 250 Hz, 1.9 us a
- * tick) took 0.04-0.05 % off every figure, the tick's share of a busy CPU (docs/costs.md 7.1).
+ * <p>Last moved by the 5.16-5.17 changes on the 5.18 path (docs/kernel.md section 8), which seed
+ * 002 runs: its profile's one scale was calibrated again to the 900K (1.94 to 2.035), and its
+ * prediction moved from +4.15 % to +4.36 %, since its patches now save from a cheaper path. The
+ * seeds run without a preset moved by a batch of 32 I/Os or none: the IOPOLL ring's completion
+ * (io_iopoll_complete) and the tag's get and free became functions of their own, with streams of
+ * their own for per-call variation, at the same mean costs. Before that, per-call variation (cv
+ * 0.15): each call costs its price times a factor of mean 1, so the mean cost stays and the figures
+ * moved by at most 0.01 % (IOPS count whole batches of 32 in a second: up to two batches either
+ * way); no delta of a patch moved by more than 0.01 points. Before that, the scheduler tick
+ * (interference.tick, 250 Hz, 1.9 us a tick) took 0.04-0.05 % off every figure, the tick's share of
+ * a busy CPU (docs/costs.md 7.1).
  */
 class SeedFiguresTest {
   private static final String[] SEED_000 = {
@@ -65,8 +71,8 @@ class SeedFiguresTest {
     assertEquals(5, v.length);
     assertEquals(3_298_656, v[0], "baseline");
     assertEquals(3_381_216, v[1], "bdev-cache-in-file alone");
-    assertEquals(3_312_736, v[2], "bdev-inode-inline alone");
-    assertEquals(3_351_168, v[3], "end-request-fast-path alone");
+    assertEquals(3_312_768, v[2], "bdev-inode-inline alone");
+    assertEquals(3_351_200, v[3], "end-request-fast-path alone");
     assertEquals(3_478_304, v[4], "all three");
     assertTrue(v[0] >= 3_200_000 && v[0] <= 3_400_000, "baseline 3.2-3.4 MIOPS");
     assertTrue(v[4] >= 3_400_000 && v[4] <= 3_600_000, "patched 3.4-3.6 MIOPS");
@@ -92,21 +98,21 @@ class SeedFiguresTest {
                 "--patch",
                 "dm-clone-percpu-cache,dm-io-bioset-percpu-cache,dm-percpu-cache-only-if-poll"));
     assertEquals(5, v.length);
-    assertEquals(899_840, v[0], "baseline");
+    assertEquals(900_480, v[0], "baseline");
     assertTrue(Math.abs(v[0] - 900_000) <= 27_000, "baseline calibrated to 900K +- 3 %");
     for (int i = 1; i <= 3; i++) {
       assertEquals(v[0], v[i], "each patch alone leaves the clone's allocation as it was");
     }
     // The gain is withheld from the project: B is blksim's prediction, pinned, not checked
     // against a range; only its sign follows from the patches removing work.
-    assertEquals(937_200, v[4], "all three: the prediction");
+    assertEquals(939_760, v[4], "all three: the prediction");
     assertTrue(v[4] > v[0], "the clone cache removes work");
   }
 
   @Test
   void thePerCpuBioCacheIsWorthSevenToTwelvePercent() {
     long[] v = iops(compare("--a-set", "bioset.percpu-cache=false"));
-    assertEquals(3_067_776, v[0], "cache off");
+    assertEquals(3_067_808, v[0], "cache off");
     assertEquals(3_298_656, v[1], "cache on");
     double worth = 100.0 * (v[1] - v[0]) / v[0];
     assertTrue(worth >= 7 && worth <= 12, "cache worth +7..+12 %, was " + worth);
@@ -134,7 +140,7 @@ class SeedFiguresTest {
   void seed003BioInitOnTheXeonGold6154() {
     Blksim r = compareOn(SEED_003, "--profile", "xeon-gold-6154", "--patch", "bio-init-compound");
     long[] v = iops(r);
-    assertEquals(1_365_216, v[0], "baseline, the calibration target 1366K");
+    assertEquals(1_365_184, v[0], "baseline, the calibration target 1366K");
     assertTrue(v[0] >= 1_330_000 && v[0] <= 1_400_000);
     // Bart Van Assche measured +1 %. From Intel's published costs (rep stosq of 16 qwords ~31
     // cycles, 20 stores ~20) the model says -0.55 %, and it is not fitted to agree: his saving,

@@ -54,8 +54,19 @@ public final class BlockDevice {
     }
   }
 
-  /** {@code submit_bio} of each bio, under one plug. */
-  public record SubmitBio(long atPs, Call call, List<Bio> bios) implements Command {}
+  /**
+   * {@code submit_bio} of each bio, under one plug.
+   *
+   * @param plugNrIos the plug's {@code nr_ios} when these bios come to allocate (5.16: the SQEs
+   *     io_submit_sqes submits, at most 32, and 1 once a request of the plug was allocated, or
+   *     without a plug)
+   */
+  public record SubmitBio(long atPs, Call call, List<Bio> bios, int plugNrIos) implements Command {
+    /** Without a plug's batch. */
+    public SubmitBio(long atPs, Call call, List<Bio> bios) {
+      this(atPs, call, bios, 1);
+    }
+  }
 
   /** {@code bio_poll} of {@code bio}, on behalf of {@code call}. */
   public record PollBio(long atPs, Call call, Bio bio) implements Command {}

@@ -15,7 +15,6 @@ import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,7 +28,7 @@ final class SubmitterPath {
   private final CpuCore c;
   private final EnterLoop loop;
   private final List<IoKiocb> submitting = new ArrayList<>();
-  private final ArrayDeque<Group> groups = new ArrayDeque<>();
+  private final ArrayDeque<SubmitGroup> groups = new ArrayDeque<>();
   private long exitedAtPs;
   private long freeAtPs;
 
@@ -40,9 +39,6 @@ final class SubmitterPath {
     this.loop = new EnterLoop(c.self.name());
     this.iowq = new IoWqOwner(c);
   }
-
-  /** The requests of one batch that go to one device (one hardware queue of it, for blk-mq). */
-  private record Group(SimRef<BlockDevice.Command> to, List<IoKiocb> reqs, List<Bio> bios) {}
 
   /** Handles a reply to the thread's chain of calls: the answer to the phase it is in. */
   void handle(SimMessage m, Outbox out) {
@@ -131,16 +127,7 @@ final class SubmitterPath {
    */
   private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
     List<Bio> bios = m.bios();
-    Map<SimRef<BlockDevice.Command>, Group> byHctx = new LinkedHashMap<>();
-    for (int i = 0; i < bios.size(); i++) {
-      Bio bio = bios.get(i);
-      IoKiocb req = submitting.get(i);
-      SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, req, c.cfg, c.index, true);
-      Group g = byHctx.computeIfAbsent(to, h -> new Group(h, new ArrayList<>(), new ArrayList<>()));
-      g.reqs().add(req);
-      g.bios().add(bio);
-    }
-    groups.addAll(byHctx.values());
+    groups.addAll(SubmitGroup.of(bios, submitting, c));
     loop.submitted(submitting.size());
     submitting.clear();
     nextGroup(m.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, bios.size()), out);
@@ -148,7 +135,7 @@ final class SubmitterPath {
 
   /** Submits the next group of the batch, or goes on after io_submit_sqes. */
   private void nextGroup(long t, Outbox out) {
-    Group g = groups.peekFirst();
+    SubmitGroup g = groups.peekFirst();
     if (g == null) {
       afterSubmit(t, out);
       return;
@@ -156,12 +143,12 @@ final class SubmitterPath {
     send(
         Phase.SUBMIT_BIOS,
         g.to(),
-        new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios()),
+        new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios(), g.plugNrIos()),
         out);
   }
 
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
-    Group g = groups.pollFirst();
+    SubmitGroup g = groups.pollFirst();
     List<IoKiocb> punted = IoWqOwner.foundNoTag(g.reqs(), m.wouldBlock());
     for (IoKiocb req : g.reqs()) {
       if (c.cfg.iopoll() && !punted.contains(req)) {
@@ -170,8 +157,7 @@ final class SubmitterPath {
     }
     long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
-    // ends here only when it is not polled: a DM requeue, or a queue without poll support), then
-    // bio_put.
+    // ends here only when not polled: a DM requeue, a queue without poll support), then bio_put.
     for (Bio bio : m.ended()) {
       t += c.charge(CpuTime.SUBMIT, c.endIo((IoKiocb) bio.owner(), CpuCore.res(bio)), 1);
     }
@@ -317,7 +303,7 @@ final class SubmitterPath {
     }
     IoRingCtx.Flushed flushed = c.ring.iopollFlushCompleted();
     int nr = flushed.posted();
-    t += c.charge(CpuTime.POLL, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, nr);
+    t += c.charge(CpuTime.POLL, KernelFn.IO_IOPOLL_COMPLETE, nr);
     t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, flushed.elsewhere());
     if (loop.pollAgain(nr, c.ring)) {
       poll(t, out);

@@ -6,9 +6,15 @@ import blksim.queues.cost.KernelFn;
 final class DmPaths {
   private DmPaths() {}
 
-  /** An original's way in: submit_bio_noacct and __submit_bio of a bio-based disk, per bio. */
+  /**
+   * An original's way in: submit_bio_noacct and __submit_bio of a bio-based disk, per bio, which
+   * enters the queue around the driver's submit_bio.
+   */
   static final KernelFn[] SUBMIT_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT, KernelFn.BIO_QUEUE_ENTER, KernelFn.DM_SUBMIT_BIO
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.DM_SUBMIT_BIO,
+    KernelFn.BLK_QUEUE_EXIT
   };
 
   /** From the clone allocated to its remapped submission, per bio. */

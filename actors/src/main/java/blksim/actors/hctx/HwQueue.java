@@ -13,6 +13,7 @@ import blksim.config.BooksSettings;
 import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.HwCtx;
 import blksim.queues.blkmq.Plug;
+import blksim.queues.blkmq.PlugAlloc;
 import blksim.queues.blkmq.Request;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Contention;
@@ -57,7 +58,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final Charger charger;
   private final CostStep sbitmapLine;
   private final CostStep requestLine;
-  private int remoteFrees;
   private final Map<Integer, List<Bio>> wouldBlock = new HashMap<>();
 
   /** The last call of each CPU, by CPU number: where the driver's answers for it go. */
@@ -72,25 +72,36 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** Where the ends of each CPU's interrupts go: that CPU's interrupt path, by CPU number. */
   private final Map<Integer, SimRef<BlockDevice.Reply>> irqEnds = new HashMap<>();
 
-  private boolean leakOneTag;
+  private final RequestEnds ends;
+  private final Features features;
 
-  /** Requests this queue ends before it throws on purpose; 0 for never. */
-  private long throwAfter;
+  /**
+   * The kernel's choices for this queue.
+   *
+   * @param plugBatchAlloc plug-cached requests (5.16)
+   * @param pollBatch polled requests end as a batch (null_blk's {@code null_poll}, 5.17)
+   * @param iostats I/O accounting: a batch reads the clock once, each request accounts
+   */
+  public record Features(boolean plugBatchAlloc, boolean pollBatch, boolean iostats) {
+    /** None of 5.16's batching, no accounting. */
+    public static final Features NONE = new Features(false, false, false);
+  }
 
   public HwQueue(
       SimRef<Command> self,
       HwCtx hctx,
       SimRef<NullBlkDevice.Command> driver,
       PathCosts costs,
-      BooksSettings books) {
+      BooksSettings books,
+      Features features) {
     super(self.name(), Command.class);
+    this.features = features;
     this.hctx = hctx;
     this.driver = driver;
     this.charger = new Charger(costs, name());
     this.sbitmapLine = new CostStep(Contention.LINE_SBITMAP_WORD, costs.lineTransferPs());
     this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
-    this.leakOneTag = books.breakOnPurpose() == BooksSettings.Break.LEAK_TAG;
-    this.throwAfter = books.breakOnPurpose() == BooksSettings.Break.THROW ? books.throwAfter() : 0;
+    this.ends = new RequestEnds(hctx, books);
   }
 
   @Override
@@ -112,11 +123,16 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onSubmitBios(BlockDevice.SubmitBio m, Outbox out) {
     int cpu = m.call().cpu();
     Plug plug = new Plug();
+    PlugAlloc alloc = new PlugAlloc(hctx, features.plugBatchAlloc() ? m.plugNrIos() : 1);
     int remote = 0;
     int remoteRqs = 0;
+    int[] how = new int[PlugAlloc.How.values().length];
     List<Bio> wouldBlock = new ArrayList<>();
     for (Bio bio : m.bios()) {
-      HwCtx.Alloc a = hctx.alloc(cpu, bio, m.atPs());
+      PlugAlloc.Got a = alloc.get(cpu, bio, m.atPs());
+      how[a.how().ordinal()]++;
+      remote += a.tagWordRemote() ? 1 : 0;
+      remoteRqs += a.requestsRemote();
       Request rq = a.rq();
       if (rq == null) {
         // blk_mq_get_new_requests under REQ_NOWAIT: bio_wouldblock_error, BLK_STS_AGAIN.
@@ -125,17 +141,20 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         continue;
       }
       bio.setCookie(hctx.index());
-      remote += a.tagWordRemote() ? 1 : 0;
-      remoteRqs += a.requestRemote() ? 1 : 0;
       plug.add(rq);
     }
-    int queued = m.bios().size() - wouldBlock.size();
+    int unused = alloc.finish(cpu, m.atPs());
     long t =
         m.atPs()
-            + charge(m.call(), SUBMIT_PATH, queued)
-            + charge(m.call(), NO_TAG_PATH, wouldBlock.size())
+            + charge(m.call(), HctxPaths.SUBMIT_PATH, how[PlugAlloc.How.SINGLE.ordinal()])
+            + charge(m.call(), HctxPaths.CACHED_PATH, how[PlugAlloc.How.CACHED.ordinal()])
+            + charge(m.call(), HctxPaths.BATCH_PATH, how[PlugAlloc.How.BATCH.ordinal()])
+            + charge(m.call(), HctxPaths.MISSED_PATH, how[PlugAlloc.How.BATCH_MISSED.ordinal()])
+            + charge(m.call(), HctxPaths.NO_TAG_PATH, how[PlugAlloc.How.NO_TAG.ordinal()])
+            + charge(m.call(), HctxPaths.UNUSED_PATH, unused)
             + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
             + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
+    int queued = m.bios().size() - wouldBlock.size();
     if (queued == 0) {
       out.send(m.call().replyTo(), new BlockDevice.Submitted(t, 0, List.of(), wouldBlock));
       return;
@@ -206,8 +225,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     if (m.viaCompleteRequest()) {
       t += charge(call, KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
     }
-    List<Bio> ended = m.completed().isEmpty() ? List.of() : endRequests(cpu, m.completed(), t);
-    t += charge(call, END_PATH, m.completed().size()) + remoteFreeCost(call);
+    RequestEnds.Ended e = ends.oneByOne(cpu, m.completed(), t);
+    List<Bio> ended = e.bios();
+    t += charge(call, HctxPaths.END_PATH, m.completed().size()) + remoteFreeCost(call, e);
     List<Bio> before = endedEarlier.remove(cpu);
     if (before != null) {
       before.addAll(ended);
@@ -264,76 +284,51 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     return n == null ? 0 : n;
   }
 
-  /** blk_mq_end_request_batch: each request's bio ends, then its tag is freed. */
+  /**
+   * The requests null_poll found end: each by blk_mq_end_request, or, with a batch (5.17), those
+   * without an error by blk_mq_end_request_batch ({@code blk_mq_add_to_batch} refuses the rest).
+   */
   private void onRqsPolled(NullBlkDevice.PolledRqs m, Call call, Outbox out) {
     int cpu = call.cpu();
-    List<Bio> ended = endRequests(cpu, m.rqs(), m.atPs());
-    long t = m.atPs() + charge(call, END_PATH, m.rqs().size()) + remoteFreeCost(call);
+    List<Request> alone = m.rqs();
+    List<Request> batch = List.of();
+    if (features.pollBatch()) {
+      alone = new ArrayList<>();
+      batch = new ArrayList<>();
+      for (Request rq : m.rqs()) {
+        (rq.error() == 0 ? batch : alone).add(rq);
+      }
+    }
+    RequestEnds.Ended e = ends.oneByOne(cpu, alone, m.atPs());
+    List<Bio> ended = e.bios();
+    long t = m.atPs() + charge(call, HctxPaths.END_PATH, alone.size()) + remoteFreeCost(call, e);
+    if (!batch.isEmpty()) {
+      RequestEnds.Ended b = ends.batch(cpu, batch, m.atPs());
+      ended.addAll(b.bios());
+      t +=
+          charge(call, KernelFn.BLK_MQ_END_REQUEST_BATCH, batch.size())
+              + (features.iostats() ? charge(call, HctxPaths.ACCT_DONE_PATH, batch.size()) : 0)
+              + charge(call, KernelFn.KTIME_GET_NS, 1)
+              + charge(call, HctxPaths.FLUSH_TAG_BATCH_PATH, b.flushes())
+              + charge(call, KernelFn.SBITMAP_QUEUE_CLEAR_BATCH, b.runs())
+              + remoteFreeCost(call, b);
+    }
     out.send(call.replyTo(), new BlockDevice.Polled(t, ended));
   }
 
   private void onEndRequests(NullBlkDevice.TimersEnded m, Call call, Outbox out) {
-    List<Bio> ended = endRequests(call.cpu(), m.rqs(), m.atPs());
-    long t = m.atPs() + charge(call, END_PATH, m.rqs().size()) + remoteFreeCost(call);
+    RequestEnds.Ended e = ends.oneByOne(call.cpu(), m.rqs(), m.atPs());
+    List<Bio> ended = e.bios();
+    long t = m.atPs() + charge(call, HctxPaths.END_PATH, m.rqs().size()) + remoteFreeCost(call, e);
     // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
     // them.
     out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
   }
 
-  /** Tag words whose lines the last endRequests pulled from other CPUs. */
-  private long remoteFreeCost(Call call) {
-    long ps = charger.charge(call.cpu(), call.what(), sbitmapLine, remoteFrees);
-    remoteFrees = 0;
-    return ps;
+  /** Tag words whose lines an end pulled from other CPUs. */
+  private long remoteFreeCost(Call call, RequestEnds.Ended e) {
+    return charger.charge(call.cpu(), call.what(), sbitmapLine, e.remoteWords());
   }
-
-  /** Ends each request: its bio completes, its tag is freed. */
-  private List<Bio> endRequests(int cpu, List<Request> rqs, long atPs) {
-    List<Bio> ended = new ArrayList<>(rqs.size());
-    remoteFrees = 0;
-    for (Request rq : rqs) {
-      if (throwAfter > 0 && --throwAfter == 0) {
-        throw new IllegalStateException("broken on purpose (books.break = throw)");
-      }
-      Bio bio = rq.bio();
-      bio.setStatus(rq.error());
-      ended.add(bio);
-      if (leakOneTag) {
-        leakOneTag = false;
-        continue;
-      }
-      remoteFrees += hctx.freeRequest(rq, cpu, atPs) ? 1 : 0;
-    }
-    return ended;
-  }
-
-  /** blk-mq's functions from submit_bio to a request in the plug, per bio. */
-  private static final KernelFn[] SUBMIT_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_ALLOC_REQUESTS,
-    KernelFn.KTIME_GET_NS,
-    KernelFn.BLK_ACCOUNT_IO_START
-  };
-
-  /** What a bio that finds no tag runs, from submit_bio to bio_wouldblock_error. */
-  private static final KernelFn[] NO_TAG_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_ALLOC_REQUESTS,
-    KernelFn.BLK_MQ_GET_TAG_FAILED,
-    KernelFn.BIO_WOULDBLOCK_ERROR
-  };
-
-  /** blk_mq_end_request of one request. */
-  private static final KernelFn[] END_PATH = {
-    KernelFn.BLK_MQ_END_REQUEST,
-    KernelFn.END_REQUEST_STATS,
-    KernelFn.KTIME_GET_NS,
-    KernelFn.BLK_ACCOUNT_IO_DONE
-  };
 
   private long charge(Call call, KernelFn fn, int calls) {
     return charger.charge(call.cpu(), call.what(), fn, calls);

@@ -107,6 +107,11 @@ public final class Topology {
       deviceRefs.add(registry.reserve(nullb.diskName()));
     }
 
+    HwQueue.Features features =
+        new HwQueue.Features(
+            s.kernel().has(Patch.PLUG_BATCH_ALLOC),
+            s.kernel().has(Patch.NULL_POLL_BATCH),
+            s.kernel().iostats());
     Map<String, Disk> disks = new TreeMap<>();
     for (int d = 0; d < nullbs.size(); d++) {
       NullBlk nullb = nullbs.get(d);
@@ -130,7 +135,7 @@ public final class Topology {
                 nb.hwQueueDepth(),
                 nrCpus,
                 RandomStreams.of(s.run().seed(), nullb.diskName() + "-hctx" + h + "-sbitmap"));
-        HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books());
+        HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books(), features);
         hctxs.add(q);
         registry.bind(ref, q);
       }

@@ -37,7 +37,8 @@ class ComponentActorTest {
         new HwCtx(1, HctxType.POLL, 64, 1),
         deviceRef,
         costs,
-        new BooksSettings(BooksSettings.Break.NONE, 1));
+        new BooksSettings(BooksSettings.Break.NONE, 1),
+        HwQueue.Features.NONE);
   }
 
   @Test

@@ -37,7 +37,7 @@ final class TIoUringUsage {
     out.println(" --cpus <N>                    : CPUs of the machine, default 2");
     out.println(" --taskset <list>              : CPUs the threads run on, as taskset -c: 0-3,8");
     out.println(" --profile <name>              : the CPU cost profile, default begunkov-2021");
-    out.println(" --kernel <name>               : a named kernel: 5.15, 5.16, 5.18, 5.19");
+    out.println(" --kernel <name>               : a named kernel: 5.15 to 5.19, 6.1");
     out.println(" --patch <a,b>                 : seed patches to turn on (see --help of run)");
     out.println(" --null-blk '<name=value ...>' : null_blk module parameters, modprobe syntax");
     out.println(" --dm-table '<table>'          : a dm-linear table for the next /dev/dm-N,");

@@ -17,7 +17,7 @@ final class DmTables {
       List.of("begunkov-2021", "xeon-gold-6154", "zen2-3970x", "snitzer-2022");
 
   /** The named kernels drawn for DM cases: 5.18 and 5.19 differ from 5.16 only in DM. */
-  static final List<String> KERNELS = List.of("5.15", "5.16", "5.18", "5.19");
+  static final List<String> KERNELS = List.of("5.15", "5.16", "5.17", "5.18", "5.19", "6.1");
 
   /** Seed 002's patches, which change only device mapper. */
   static final Set<Patch> PATCHES =

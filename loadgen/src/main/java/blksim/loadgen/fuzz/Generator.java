@@ -24,7 +24,7 @@ public final class Generator {
   static final List<String> PROFILES = List.of("begunkov-2021", "xeon-gold-6154", "zen2-3970x");
 
   /** The named kernels of {@code --kernel}. */
-  static final List<String> KERNELS = List.of("5.15", "5.16");
+  static final List<String> KERNELS = List.of("5.15", "5.16", "5.17");
 
   /** The most CPUs a generated machine has. */
   static final int MAX_CPUS = 64;
@@ -239,8 +239,12 @@ public final class Generator {
         if (DmTables.PATCHES.contains(p) && !dm) {
           continue;
         }
-        if (r.nextInt(100) < (DmTables.PATCHES.contains(p) ? 40 : 20)) {
+        int roll = r.nextInt(100);
+        if (roll < (DmTables.PATCHES.contains(p) ? 40 : 20)) {
           patches.add(p.key());
+        } else if (roll >= 95) {
+          // no-NAME: a preset without one of its changes (nothing, without a preset that has it)
+          patches.add("no-" + p.key());
         }
       }
       if (!patches.isEmpty()) {

@@ -30,7 +30,9 @@ public final class ProfileReport {
     RunResult res = r.result();
     Map<String, long[]> byFn = new TreeMap<>();
     for (int cpu : res.busyCpus()) {
-      for (Map.Entry<String, CostLedger.Entry> e : res.ledger().steps(cpu).entrySet()) {
+      var kernel = r.settings().kernel();
+      for (Map.Entry<String, CostLedger.Entry> e :
+          res.ledger().steps(cpu, id -> id.symbol(kernel)).entrySet()) {
         long[] acc = byFn.computeIfAbsent(e.getKey(), k -> new long[2]);
         acc[0] += e.getValue().ps();
         acc[1] += e.getValue().calls();

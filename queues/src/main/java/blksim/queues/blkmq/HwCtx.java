@@ -71,6 +71,83 @@ public final class HwCtx {
     return new Alloc(rq, tags.remoteTouch(), requestRemote);
   }
 
+  /**
+   * What {@link #allocBatch} did.
+   *
+   * @param rqs the requests, their tags lowest first; none when the batch did not fit a word
+   * @param tagWordRemote whether their sbitmap word was last written by another CPU
+   * @param requestsRemote how many of them another CPU used last
+   */
+  public record Batch(java.util.List<Request> rqs, boolean tagWordRemote, int requestsRemote) {}
+
+  /**
+   * {@code __blk_mq_alloc_requests_batch} (5.16): up to {@code nrTags} tags from one sbitmap word
+   * ({@link Tags#getBatch}), each request set up ({@code blk_mq_rq_ctx_init}) without a bio; the
+   * plug caches them, and {@link #attach} gives each its bio.
+   */
+  public Batch allocBatch(int cpu, int nrTags, long atPs) {
+    int[] got = tags.getBatch(cpu, nrTags);
+    if (got.length == 0) {
+      return new Batch(java.util.List.of(), false, 0);
+    }
+    boolean wordRemote = tags.remoteTouch();
+    inUse.set(atPs, tags.inUse());
+    java.util.List<Request> rqs = new java.util.ArrayList<>(got.length);
+    int remote = 0;
+    for (int tag : got) {
+      Request rq = staticRqs[tag];
+      remote += rq.lastCpu() >= 0 && rq.lastCpu() != cpu ? 1 : 0;
+      rq.init(cpu, null);
+      rqs.add(rq);
+    }
+    return new Batch(rqs, wordRemote, remote);
+  }
+
+  /** A plug-cached request takes its bio ({@code blk_mq_bio_to_request}). */
+  public void attach(Request rq, Bio bio) {
+    checkOwned(rq);
+    rq.attach(bio);
+  }
+
+  /**
+   * {@code blk_mq_free_plug_rqs}: a request the plug cached and no bio took goes back unused, its
+   * tag freed; it was never dispatched.
+   */
+  public void freeUnused(Request rq, int cpu, long atPs) {
+    checkOwned(rq);
+    if (rq.bio() != null) {
+      throw new InvariantBroken("hctx" + index + ": request tag " + rq.tag() + " has a bio");
+    }
+    rq.free();
+    tags.put(rq.tag(), cpu);
+    inUse.set(atPs, tags.inUse());
+  }
+
+  /**
+   * {@code blk_mq_flush_tag_batch}: ends a batch of this queue's requests at once ({@link
+   * Tags#putBatch}).
+   */
+  public Tags.Cleared freeBatch(java.util.List<Request> rqs, int cpu, long atPs) {
+    int[] batch = new int[rqs.size()];
+    for (int i = 0; i < batch.length; i++) {
+      Request rq = rqs.get(i);
+      checkOwned(rq);
+      rq.free();
+      batch[i] = rq.tag();
+    }
+    Tags.Cleared c = tags.putBatch(batch, batch.length, cpu);
+    inUse.set(atPs, tags.inUse());
+    completed += batch.length;
+    return c;
+  }
+
+  private void checkOwned(Request rq) {
+    if (rq.hctx() != index || !rq.allocated() || staticRqs[rq.tag()] != rq) {
+      throw new InvariantBroken(
+          "hctx" + index + ": request tag " + rq.tag() + " freed but not allocated here");
+    }
+  }
+
   /** {@link #alloc}'s request alone, or null when no tag is free. */
   public Request allocRequest(int cpu, Bio bio, long atPs) {
     return alloc(cpu, bio, atPs).rq();
@@ -121,10 +198,7 @@ public final class HwCtx {
    * @throws InvariantBroken if the request is not allocated here
    */
   public boolean freeRequest(Request rq, int cpu, long atPs) {
-    if (rq.hctx() != index || !rq.allocated() || staticRqs[rq.tag()] != rq) {
-      throw new InvariantBroken(
-          "hctx" + index + ": request tag " + rq.tag() + " freed but not allocated here");
-    }
+    checkOwned(rq);
     rq.free();
     tags.put(rq.tag(), cpu);
     inUse.set(atPs, tags.inUse());

@@ -30,6 +30,11 @@ public final class Request {
     this.error = 0;
   }
 
+  /** {@code blk_mq_bio_to_request} of a request the plug cached. */
+  void attach(Bio bio) {
+    this.bio = bio;
+  }
+
   void free() {
     this.allocated = false;
     this.bio = null;

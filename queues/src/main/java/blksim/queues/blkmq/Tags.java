@@ -105,6 +105,85 @@ public final class Tags {
   }
 
   /**
+   * {@code __sbitmap_queue_get_batch} (lib/sbitmap.c, 5.16): up to {@code nrTags} tags from one
+   * word, as {@code blk_mq_get_tags} asks for a plug's batch. From the word of the CPU's hint on,
+   * wrapping, the first word whose first free bit {@code nr} leaves room for the whole batch
+   * ({@code nr + nrTags <= word depth}) gives the free bits of {@code [nr, nr + nrTags)}. A batch
+   * larger than a word never fits: with 64 tags a word holds 16, and a plug of 32 gets nothing
+   * here.
+   *
+   * @return the tags taken, lowest first, or an empty array when no word had room
+   */
+  public int[] getBatch(int cpu, int nrTags) {
+    int bits = 1 << shift;
+    int words = wordCpu.length;
+    int hint = allocHint[cpu];
+    int index = hint >> shift;
+    for (int i = 0; i < words; i++) {
+      int base = index << shift;
+      int depth = Math.min(bits, this.nrTags - base);
+      int nr = bitmap.nextClearBit(base) - base;
+      if (nr + nrTags <= depth) {
+        int[] got = new int[nrTags];
+        int n = 0;
+        for (int tag = base + nr; tag < base + nr + nrTags; tag++) {
+          if (!bitmap.get(tag)) {
+            bitmap.set(tag);
+            got[n++] = tag;
+          }
+        }
+        inUse += n;
+        touch(base + nr, cpu);
+        int last = base + nr + nrTags - 1;
+        if (last == hint) {
+          allocHint[cpu] = last + 1 >= this.nrTags - 1 ? 0 : last + 1;
+        }
+        return java.util.Arrays.copyOf(got, n);
+      }
+      index = index + 1 >= words ? 0 : index + 1;
+    }
+    remoteTouch = false;
+    return new int[0];
+  }
+
+  /**
+   * {@code sbitmap_queue_clear_batch} (5.16), for {@code blk_mq_flush_tag_batch}: frees {@code
+   * tags} on {@code cpu} with one atomic andnot per run of tags in the same word; the CPU's hint
+   * becomes the last tag.
+   *
+   * @return the runs of consecutive tags that share a word (an atomic each), and how many of those
+   *     words another CPU touched last (their lines move over)
+   * @throws IllegalStateException if a tag is not allocated
+   */
+  public Cleared putBatch(int[] tags, int nr, int cpu) {
+    int runs = 0;
+    int word = -1;
+    int remote = 0;
+    for (int i = 0; i < nr; i++) {
+      int tag = tags[i];
+      if (tag < 0 || tag >= nrTags || !bitmap.get(tag)) {
+        throw new IllegalStateException(
+            "tag " + tag + " freed but not allocated (nr_tags " + nrTags + ")");
+      }
+      bitmap.clear(tag);
+      inUse--;
+      if (tag >> shift != word) {
+        word = tag >> shift;
+        runs++;
+        touch(tag, cpu);
+        remote += remoteTouch ? 1 : 0;
+      }
+    }
+    if (nr > 0) {
+      allocHint[cpu] = tags[nr - 1];
+    }
+    return new Cleared(runs, remote);
+  }
+
+  /** What {@link #putBatch} did: atomics, and word lines pulled from other CPUs. */
+  public record Cleared(int runs, int remoteRuns) {}
+
+  /**
    * {@code blk_mq_put_tag}: frees {@code tag} on {@code cpu}.
    *
    * @throws IllegalStateException if the tag is not allocated

@@ -9,6 +9,11 @@ public sealed interface CostId permits KernelFn, Contention {
   /** The name in profiles and reports. */
   String symbol();
 
+  /** The name on {@code kernel}, for what was renamed between versions. */
+  default String symbol(blksim.config.KernelSettings kernel) {
+    return symbol();
+  }
+
   /** A dense index over every id: kernel functions first, then contention. */
   int index();
 

@@ -95,6 +95,11 @@ public final class CostLedger {
 
   /** Steps charged to {@code cpu}, sorted by name (ids of one name counted together). */
   public Map<String, Entry> steps(int cpu) {
+    return steps(cpu, CostId::symbol);
+  }
+
+  /** The same, each id named by {@code name}. */
+  public Map<String, Entry> steps(int cpu, java.util.function.Function<CostId, String> name) {
     Map<String, Entry> out = new TreeMap<>();
     Row r = cpu < rows.size() ? rows.get(cpu) : null;
     if (r == null) {
@@ -102,7 +107,7 @@ public final class CostLedger {
     }
     for (int i = 0; i < r.ps.length; i++) {
       if (r.charged[i]) {
-        Entry e = out.computeIfAbsent(CostId.of(i).symbol(), s -> new Entry());
+        Entry e = out.computeIfAbsent(name.apply(CostId.of(i)), s -> new Entry());
         e.ps += r.ps[i];
         e.calls += r.calls[i];
       }

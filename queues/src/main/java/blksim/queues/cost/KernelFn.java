@@ -15,27 +15,45 @@ public enum KernelFn implements CostId {
   FGET_FPUT("fget_fput"),
   IO_READ("io_read"),
   BLKDEV_READ_ITER("blkdev_read_iter"),
-  BLKDEV_DIRECT_IO("__blkdev_direct_IO"),
+  BLKDEV_DIRECT_IO("__blkdev_direct_IO", "__blkdev_direct_IO_async"),
   BIO_ALLOC_KIOCB("bio_alloc_kiocb"),
   BIO_ALLOC_BIOSET("bio_alloc_bioset"),
   KMEM_CACHE_ALLOC("kmem_cache_alloc"),
   BIO_INIT("bio_init"),
   BIO_IOV_ITER_GET_PAGES("bio_iov_iter_get_pages"),
+  /**
+   * A registered buffer's bvec set on the bio without advancing the iterator (bio-iov-bvec-set).
+   */
+  BIO_IOV_BVEC_SET("bio_iov_bvec_set"),
   GET_USER_PAGES_FAST("get_user_pages_fast"),
   SUBMIT_BIO_NOACCT("submit_bio_noacct"),
   BIO_QUEUE_ENTER("bio_queue_enter"),
   BLK_MQ_SUBMIT_BIO("blk_mq_submit_bio"),
   BLK_MQ_ALLOC_REQUESTS("__blk_mq_alloc_requests"),
+  /** One tag from the sbitmap ({@code blk_mq_get_tag}). */
+  SBITMAP_QUEUE_GET("__sbitmap_queue_get"),
+  /** A plug's batch of tags from one sbitmap word ({@code blk_mq_get_tags}, 5.16). */
+  SBITMAP_QUEUE_GET_BATCH("__sbitmap_queue_get_batch"),
+  /** The queue reference a request holds, dropped when it is freed ({@code percpu_ref_put}). */
+  BLK_QUEUE_EXIT("blk_queue_exit"),
   BLK_ACCOUNT_IO_START("blk_account_io_start"),
   KTIME_GET_NS("ktime_get_ns"),
   BLK_MQ_FLUSH_PLUG_LIST("blk_mq_flush_plug_list"),
   NULL_QUEUE_RQ("null_queue_rq"),
   IO_DO_IOPOLL("io_do_iopoll"),
   IO_DO_IOPOLL_EMPTY("io_do_iopoll (found nothing)"),
-  BLKDEV_IOPOLL("blkdev_iopoll"),
+  BLKDEV_IOPOLL("blkdev_iopoll", "iocb_bio_iopoll"),
   NULL_POLL("null_poll"),
   BLK_MQ_COMPLETE_REQUEST("blk_mq_complete_request"),
   BLK_MQ_END_REQUEST("blk_mq_end_request"),
+  /** A request's tag back to the sbitmap ({@code blk_mq_put_tag}, {@code sbitmap_queue_clear}). */
+  BLK_MQ_FREE_REQUEST("blk_mq_free_request"),
+  /** One request of a completion batch ({@code io_comp_batch}, 5.16). */
+  BLK_MQ_END_REQUEST_BATCH("blk_mq_end_request_batch"),
+  /** The tags of a batch that share a hardware queue, freed at once, and their queue references. */
+  BLK_MQ_FLUSH_TAG_BATCH("blk_mq_flush_tag_batch"),
+  /** One atomic per run of a batch's tags that share an sbitmap word. */
+  SBITMAP_QUEUE_CLEAR_BATCH("sbitmap_queue_clear_batch"),
   END_REQUEST_STATS("__blk_mq_end_request"),
   BLK_ACCOUNT_IO_DONE("blk_account_io_done"),
   BLKDEV_BIO_END_IO_ASYNC("blkdev_bio_end_io_async"),
@@ -47,6 +65,11 @@ public enum KernelFn implements CostId {
   IO_REQ_TASK_WORK_ADD("io_req_task_work_add"),
   TCTX_TASK_WORK("tctx_task_work"),
   IO_SUBMIT_FLUSH_COMPLETIONS("__io_submit_flush_completions"),
+  /**
+   * The same work on an IOPOLL ring, at the end of io_do_iopoll: CQEs filled and committed, the
+   * requests back to the cache (5.15's io_iopoll_complete; 5.16's io_free_batch_list).
+   */
+  IO_IOPOLL_COMPLETE("io_iopoll_complete", "io_free_batch_list"),
   SCHEDULE("__schedule"),
   IRQ_ENTRY("asm_sysvec_apic_timer_interrupt"),
   HRTIMER_INTERRUPT("hrtimer_interrupt"),
@@ -91,9 +114,27 @@ public enum KernelFn implements CostId {
   UNATTRIBUTED("[unattributed]");
 
   private final String symbol;
+  private final String symbol516;
 
   KernelFn(String symbol) {
+    this(symbol, symbol);
+  }
+
+  /**
+   * @param symbol516 its name from 5.16 on, where the code that does this work was renamed
+   */
+  KernelFn(String symbol, String symbol516) {
     this.symbol = symbol;
+    this.symbol516 = symbol516;
+  }
+
+  /**
+   * The name {@code perf report} shows on {@code kernel}: that of 5.16 on the presets from 5.16,
+   * that of the default path (the shape's, before 5.16's changes) otherwise.
+   */
+  @Override
+  public String symbol(blksim.config.KernelSettings kernel) {
+    return kernel.names516() ? symbol516 : symbol;
   }
 
   /** The name in profiles and reports. */

@@ -122,6 +122,51 @@ public final class PathCosts {
         set(fn, p.scaledNs(fn.symbol()));
       }
     }
+    // Three rows of the shape split into the functions 5.16 batches (docs/kernel.md section 8);
+    // each
+    // split keeps its row's sum. __blk_mq_alloc_requests gives its tag, blk_mq_get_tag calling the
+    // out-of-line sbitmap_get for one test_and_set_bit_lock (a call, an atomic; Jens Axboe put the
+    // sbitmap at ~3 % of a ~140 ns peak run, docs/costs.md 2.5). bio_queue_enter gives the drop of
+    // its queue reference, blk_queue_exit, a third: the enter runs two RCU read-side sections
+    // (blk_try_enter_queue's and percpu_ref_tryget_live's), the exit one (percpu_ref_put), and
+    // those RCU calls are its cost (docs/costs.md 2.7). blk_mq_end_request gives the tag's return,
+    // blk_mq_free_request: a call, sbitmap_queue_clear's atomic clear, its ws_active load.
+    split(KernelFn.BLK_MQ_ALLOC_REQUESTS, KernelFn.SBITMAP_QUEUE_GET, call + atomic);
+    split(KernelFn.BIO_QUEUE_ENTER, KernelFn.BLK_QUEUE_EXIT, ns(KernelFn.BIO_QUEUE_ENTER) / 3);
+    split(KernelFn.BLK_MQ_END_REQUEST, KernelFn.BLK_MQ_FREE_REQUEST, call + atomic + l1);
+    // plug-batch-alloc: one call for the plug's tags, one cmpxchg loop on the word, and
+    // percpu_ref_get_many of the queue references (a per-CPU add), whether the batch fits or not.
+    set(KernelFn.SBITMAP_QUEUE_GET_BATCH, call + atomic + f.ns(PART_STAT_CYCLES));
+    // null-poll-batch: each request's part of blk_mq_end_request but its free; per flush of a
+    // hardware queue's tags a call and sbitmap_queue_wake_up's load, and an atomic andnot per word.
+    set(KernelFn.BLK_MQ_END_REQUEST_BATCH, ns(KernelFn.BLK_MQ_END_REQUEST));
+    set(KernelFn.BLK_MQ_FLUSH_TAG_BATCH, call + l1);
+    set(KernelFn.SBITMAP_QUEUE_CLEAR_BATCH, atomic);
+    if (k.has(Patch.RSRC_REF_CACHE)) {
+      // a percpu_ref_get at submission and a percpu_ref_put at completion (each a per-CPU add
+      // between the two out-of-line RCU calls) become a decrement and an increment of a count
+      double percpuRef = 2 * call + f.ns(PART_STAT_CYCLES);
+      double counter = l1 + f.ns(f.storeCycles());
+      reduce(KernelFn.IO_SUBMIT_SQES, percpuRef - counter);
+      reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, percpuRef - counter);
+    }
+    // The IOPOLL ring's completions do the work of __io_submit_flush_completions (row 18).
+    set(KernelFn.IO_IOPOLL_COMPLETE, ns(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS));
+    // bio-iov-bvec-set: Pavel Begunkov's profile at ~4.25 MIOPS (docs/costs.md 2.7) has
+    // bio_iov_iter_get_pages 1.75 % and iov_iter_advance 0.90 % before, the bvec set alone 0.91 %
+    // after: row 7 (the two together) times 0.91 / 2.65.
+    boolean bvecSet = k.has(Patch.BIO_IOV_BVEC_SET) && knobs.fixedBuffers();
+    set(KernelFn.BIO_IOV_BVEC_SET, bvecSet ? ns(KernelFn.BIO_IOV_ITER_GET_PAGES) * 0.91 / 2.65 : 0);
+    if (bvecSet) {
+      set(KernelFn.BIO_IOV_ITER_GET_PAGES, 0);
+    }
+    if (k.has(Patch.DRIVER_TAG_INLINE)) {
+      reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, call);
+    }
+    if (k.has(Patch.BIO_TRACKED_RQ_QOS)) {
+      // rq_qos_done_bio(bio->bi_bdev->bd_disk->queue): three dependent loads of hot lines
+      reduce(KernelFn.BLKDEV_BIO_END_IO_ASYNC, 3 * l1);
+    }
     set(KernelFn.SYSCALL, f.syscallNs());
     set(KernelFn.FDGET_FDPUT, knobs.registeredRing() ? 0 : p.scaledNs("fdget_fdput"));
     set(KernelFn.FGET_FPUT, knobs.fixedFiles() ? 0 : 2 * atomic);
@@ -299,6 +344,22 @@ public final class PathCosts {
 
   private void set(KernelFn fn, double ns) {
     steps.put(fn, new CostStep(fn, ps(ns)));
+  }
+
+  /** Moves {@code ns} (at most all) of {@code from}'s cost to {@code to}. */
+  private void split(KernelFn from, KernelFn to, double ns) {
+    double moved = Math.min(ns, ns(from));
+    set(to, moved);
+    set(from, ns(from) - moved);
+  }
+
+  /** Takes {@code ns} off {@code fn}'s cost, down to 0 at most. */
+  private void reduce(KernelFn fn, double ns) {
+    set(fn, Math.max(0, ns(fn) - ns));
+  }
+
+  private double ns(KernelFn fn) {
+    return steps.get(fn).ps() / 1000.0;
   }
 
   private void add(KernelFn fn, double ns) {

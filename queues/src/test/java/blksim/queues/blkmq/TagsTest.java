@@ -1,5 +1,6 @@
 package blksim.queues.blkmq;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,5 +81,68 @@ class TagsTest {
     assertEquals(0, m.mapQueue(0, HctxType.READ), "no read queues: the default map");
     assertEquals(
         0, QueueMap.nullBlk(1, 0).mapQueue(3, HctxType.POLL), "no poll queues: the default map");
+  }
+
+  @Test
+  void aBatchShouldComeFromOneWordOrNotAtAll() {
+    // sbitmap_calculate_shift: 64 tags give 16-bit words, 128 give 32, 256 give 64
+    assertEquals(16, new Tags(64, 1).bitsPerWord());
+    assertEquals(32, new Tags(128, 1).bitsPerWord());
+    assertEquals(64, new Tags(256, 1).bitsPerWord());
+    Tags t64 = new Tags(64, 1);
+    assertEquals(0, t64.getBatch(0, 32).length, "32 tags never fit a 16-bit word");
+    assertEquals(0, t64.inUse());
+    int[] sixteen = t64.getBatch(0, 16);
+    assertArrayEquals(java.util.stream.IntStream.range(0, 16).toArray(), sixteen);
+    assertEquals(16, t64.inUse());
+    assertArrayEquals(
+        java.util.stream.IntStream.range(16, 32).toArray(),
+        t64.getBatch(0, 16),
+        "the first word is full: the next one");
+    Tags t128 = new Tags(128, 1);
+    assertEquals(32, t128.getBatch(0, 32).length, "a whole 32-bit word");
+  }
+
+  @Test
+  void aBatchShouldTakeOnlyTheFreeBitsOfItsRange() {
+    Tags t = new Tags(128, 1);
+    int[] first = t.getBatch(0, 32);
+    t.putBatch(new int[] {0, 5}, 2, 0);
+    // the hint is now 5 (the last tag freed), in word 0, whose first free bit is 0: 0 + 32 fits
+    int[] again = t.getBatch(0, 32);
+    assertArrayEquals(new int[] {0, 5}, again, "bits 0..31, of which only 0 and 5 were free");
+    assertEquals(32, first.length);
+    assertEquals(32, t.inUse());
+  }
+
+  @Test
+  void aBatchedClearShouldCostOneAtomicPerWordRun() {
+    Tags t = new Tags(64, 1);
+    int[] a = t.getBatch(0, 16);
+    int[] b = t.getBatch(0, 16);
+    int[] both = new int[32];
+    System.arraycopy(a, 0, both, 0, 16);
+    System.arraycopy(b, 0, both, 16, 16);
+    Tags.Cleared c = t.putBatch(both, 32, 0);
+    assertEquals(2, c.runs(), "two words, one andnot each");
+    assertEquals(0, t.inUse());
+    assertThrows(IllegalStateException.class, () -> t.putBatch(new int[] {3}, 1, 0));
+  }
+
+  @Test
+  void aPlugShouldCacheItsBatchAndGiveBackWhatNoBioTook() {
+    HwCtx hctx = new HwCtx(1, HctxType.POLL, 128, 1);
+    PlugAlloc plug = new PlugAlloc(hctx, 32);
+    assertEquals(PlugAlloc.How.BATCH, plug.get(0, null, 0).how());
+    for (int i = 1; i < 10; i++) {
+      assertEquals(PlugAlloc.How.CACHED, plug.get(0, null, 0).how());
+    }
+    assertEquals(32, hctx.tags().inUse(), "the plug holds the rest");
+    assertEquals(22, plug.finish(0, 0), "blk_mq_free_plug_rqs");
+    assertEquals(10, hctx.tags().inUse());
+    PlugAlloc small = new PlugAlloc(new HwCtx(1, HctxType.POLL, 64, 1), 32);
+    assertEquals(PlugAlloc.How.BATCH_MISSED, small.get(0, null, 0).how());
+    assertEquals(PlugAlloc.How.SINGLE, small.get(0, null, 0).how(), "nr_ios is 1 after a try");
+    assertEquals(0, small.finish(0, 0));
   }
 }

@@ -1,0 +1,88 @@
+package blksim.actors.hctx;
+
+import blksim.queues.cost.KernelFn;
+
+/** The kernel functions a hardware queue's stretches of the path run, in order, each a table. */
+final class HctxPaths {
+  private HctxPaths() {}
+
+  /** From submit_bio to a request of its own in the plug, per bio. */
+  static final KernelFn[] SUBMIT_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.SBITMAP_QUEUE_GET,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_START
+  };
+
+  /**
+   * A bio that takes a request the plug cached (5.16): no queue enter, no tag; the request's set-up
+   * ({@code blk_mq_rq_ctx_init}, in the batch's loop) is charged to it.
+   */
+  static final KernelFn[] CACHED_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_START
+  };
+
+  /** The bio whose allocation got the plug's batch of tags. */
+  static final KernelFn[] BATCH_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.SBITMAP_QUEUE_GET_BATCH,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_START
+  };
+
+  /** The bio whose batch did not fit a word: the attempt, then one tag. */
+  static final KernelFn[] MISSED_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.SBITMAP_QUEUE_GET_BATCH,
+    KernelFn.SBITMAP_QUEUE_GET,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_START
+  };
+
+  /** What a bio that finds no tag runs, from submit_bio to bio_wouldblock_error. */
+  static final KernelFn[] NO_TAG_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.BLK_MQ_GET_TAG_FAILED,
+    KernelFn.BLK_QUEUE_EXIT,
+    KernelFn.BIO_WOULDBLOCK_ERROR
+  };
+
+  /** A request the plug cached that no bio took, freed at blk_finish_plug. */
+  static final KernelFn[] UNUSED_PATH = {KernelFn.BLK_MQ_FREE_REQUEST, KernelFn.BLK_QUEUE_EXIT};
+
+  /** blk_mq_end_request of one request, its tag and queue reference freed. */
+  static final KernelFn[] END_PATH = {
+    KernelFn.BLK_MQ_END_REQUEST,
+    KernelFn.END_REQUEST_STATS,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_DONE,
+    KernelFn.BLK_MQ_FREE_REQUEST,
+    KernelFn.BLK_QUEUE_EXIT
+  };
+
+  /** The accounting of a request in a batch, with iostats. */
+  static final KernelFn[] ACCT_DONE_PATH = {
+    KernelFn.END_REQUEST_STATS, KernelFn.BLK_ACCOUNT_IO_DONE
+  };
+
+  /** blk_mq_flush_tag_batch: the call, the wake-up check, percpu_ref_put_many. */
+  static final KernelFn[] FLUSH_TAG_BATCH_PATH = {
+    KernelFn.BLK_MQ_FLUSH_TAG_BATCH, KernelFn.BLK_QUEUE_EXIT
+  };
+}

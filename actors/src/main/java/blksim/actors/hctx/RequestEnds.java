@@ -1,0 +1,90 @@
+package blksim.actors.hctx;
+
+import blksim.config.BooksSettings;
+import blksim.queues.bio.Bio;
+import blksim.queues.blkmq.HwCtx;
+import blksim.queues.blkmq.Request;
+import blksim.queues.blkmq.Tags;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The end of a hardware queue's requests: each one's bio completes with the request's status and
+ * its tag goes back, one request at a time ({@code blk_mq_end_request}) or as a batch ({@code
+ * blk_mq_end_request_batch}). The books' deliberate breaks (a tag leaked, a throw) happen here.
+ */
+final class RequestEnds {
+  /** {@code TAG_COMP_BATCH}: tags blk_mq_end_request_batch frees at once. */
+  static final int TAG_COMP_BATCH = 32;
+
+  /**
+   * What an end did.
+   *
+   * @param bios the bios that completed, in order
+   * @param remoteWords tag words whose lines came from another CPU
+   * @param flushes {@code blk_mq_flush_tag_batch} calls (a batch only)
+   * @param runs atomics of those flushes: runs of tags in one word
+   */
+  record Ended(List<Bio> bios, int remoteWords, int flushes, int runs) {}
+
+  private final HwCtx hctx;
+  private boolean leakOneTag;
+
+  /** Requests this queue ends before it throws on purpose; 0 for never. */
+  private long throwAfter;
+
+  RequestEnds(HwCtx hctx, BooksSettings books) {
+    this.hctx = hctx;
+    this.leakOneTag = books.breakOnPurpose() == BooksSettings.Break.LEAK_TAG;
+    this.throwAfter = books.breakOnPurpose() == BooksSettings.Break.THROW ? books.throwAfter() : 0;
+  }
+
+  /** Ends each request by itself: its bio completes, its tag is freed. */
+  Ended oneByOne(int cpu, List<Request> rqs, long atPs) {
+    List<Bio> ended = new ArrayList<>(rqs.size());
+    int remote = 0;
+    for (Request rq : rqs) {
+      if (end(rq, ended)) {
+        remote += hctx.freeRequest(rq, cpu, atPs) ? 1 : 0;
+      }
+    }
+    return new Ended(ended, remote, 0, 0);
+  }
+
+  /** Ends the requests as a batch: the bios complete, the tags go back TAG_COMP_BATCH at a time. */
+  Ended batch(int cpu, List<Request> rqs, long atPs) {
+    List<Bio> ended = new ArrayList<>(rqs.size());
+    List<Request> toFree = new ArrayList<>(rqs.size());
+    for (Request rq : rqs) {
+      if (end(rq, ended)) {
+        toFree.add(rq);
+      }
+    }
+    int flushes = 0;
+    int runs = 0;
+    int remote = 0;
+    for (int from = 0; from < toFree.size(); from += TAG_COMP_BATCH) {
+      List<Request> chunk = toFree.subList(from, Math.min(toFree.size(), from + TAG_COMP_BATCH));
+      Tags.Cleared c = hctx.freeBatch(chunk, cpu, atPs);
+      flushes++;
+      runs += c.runs();
+      remote += c.remoteRuns();
+    }
+    return new Ended(ended, remote, flushes, runs);
+  }
+
+  /** The request's bio completes; whether its tag is to be freed (not when leaked on purpose). */
+  private boolean end(Request rq, List<Bio> ended) {
+    if (throwAfter > 0 && --throwAfter == 0) {
+      throw new IllegalStateException("broken on purpose (books.break = throw)");
+    }
+    Bio bio = rq.bio();
+    bio.setStatus(rq.error());
+    ended.add(bio);
+    if (leakOneTag) {
+      leakOneTag = false;
+      return false;
+    }
+    return true;
+  }
+}
