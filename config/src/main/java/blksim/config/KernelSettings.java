@@ -13,8 +13,10 @@ import java.util.Set;
  * @param patches every patch in effect, the preset's included
  * @param iostats {@code /sys/block/<dev>/queue/iostats}: I/O accounting, {@code ktime_get_ns} at
  *     the start and end of each request (QUEUE_FLAG_IO_STAT, on by default)
+ * @param nomerges {@code /sys/block/<dev>/queue/nomerges}: 0 every merge, 1 no extended merges
+ *     (QUEUE_FLAG_NOXMERGES: the plug's one-hit merge stays), 2 none (QUEUE_FLAG_NOMERGES)
  */
-public record KernelSettings(String preset, Set<Patch> patches, boolean iostats) {
+public record KernelSettings(String preset, Set<Patch> patches, boolean iostats, int nomerges) {
 
   /** What 5.16 changed on the path, as modelled: seed 000's two applied patches and the rest. */
   private static final Set<Patch> V5_16 =
@@ -66,6 +68,11 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
 
   /** Kernels without device-mapper bio polling ({@code dm_poll_bio} came in 5.18). */
   private static final Set<String> NO_DM_POLL = Set.of("5.15", "5.16", "5.17");
+
+  /** With the kernel's default, every merge. */
+  public KernelSettings(String preset, Set<Patch> patches, boolean iostats) {
+    this(preset, patches, iostats, 0);
+  }
 
   public KernelSettings {
     patches = patches.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(patches));
@@ -128,6 +135,7 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats)
         patches.add(Patch.of(n));
       }
     }
-    return new KernelSettings(preset, patches, r.bool("blksim.queue.iostats"));
+    return new KernelSettings(
+        preset, patches, r.bool("blksim.queue.iostats"), r.intIn("blksim.queue.nomerges", 0, 2));
   }
 }

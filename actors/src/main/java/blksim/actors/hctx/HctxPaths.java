@@ -52,6 +52,29 @@ final class HctxPaths {
     KernelFn.BLK_ACCOUNT_IO_START
   };
 
+  /** A bio that went behind the plug's last request, having entered the queue and left it. */
+  static final KernelFn[] MERGED_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_ATTEMPT_PLUG_MERGE,
+    KernelFn.BIO_ATTEMPT_BACK_MERGE,
+    KernelFn.BLK_QUEUE_EXIT
+  };
+
+  /** The same with a cached request at hand (5.16): the merge is tried before any queue enter. */
+  static final KernelFn[] MERGED_CACHED_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_ATTEMPT_PLUG_MERGE,
+    KernelFn.BIO_ATTEMPT_BACK_MERGE
+  };
+
+  /** The merge tries of a bio that does not merge, when merges are on. */
+  static final KernelFn[] MERGE_MISS_PATH = {
+    KernelFn.BLK_ATTEMPT_PLUG_MERGE, KernelFn.BLK_MQ_SCHED_BIO_MERGE
+  };
+
   /** What a bio that finds no tag runs, from submit_bio to bio_wouldblock_error. */
   static final KernelFn[] NO_TAG_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,

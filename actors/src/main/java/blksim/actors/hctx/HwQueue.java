@@ -81,10 +81,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
    * @param plugBatchAlloc plug-cached requests (5.16)
    * @param pollBatch polled requests end as a batch (null_blk's {@code null_poll}, 5.17)
    * @param iostats I/O accounting: a batch reads the clock once, each request accounts
+   * @param nomerges the queue's nomerges: below 2 a bio tries to merge into the plug's request
    */
-  public record Features(boolean plugBatchAlloc, boolean pollBatch, boolean iostats) {
-    /** None of 5.16's batching, no accounting. */
-    public static final Features NONE = new Features(false, false, false);
+  public record Features(boolean plugBatchAlloc, boolean pollBatch, boolean iostats, int nomerges) {
+    /** None of 5.16's batching, no accounting, no merges. */
+    public static final Features NONE = new Features(false, false, false, 2);
   }
 
   public HwQueue(
@@ -123,7 +124,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onSubmitBios(BlockDevice.SubmitBio m, Outbox out) {
     int cpu = m.call().cpu();
     Plug plug = new Plug();
-    PlugAlloc alloc = new PlugAlloc(hctx, features.plugBatchAlloc() ? m.plugNrIos() : 1);
+    PlugAlloc alloc =
+        new PlugAlloc(
+            hctx,
+            features.plugBatchAlloc() ? m.plugNrIos() : 1,
+            features.nomerges() < 2 ? PlugAlloc.Limits.NULL_BLK : null);
     int remote = 0;
     int remoteRqs = 0;
     int[] how = new int[PlugAlloc.How.values().length];
@@ -141,8 +146,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         continue;
       }
       bio.setCookie(hctx.index());
-      plug.add(rq);
+      if (a.how() != PlugAlloc.How.MERGED && a.how() != PlugAlloc.How.MERGED_CACHED) {
+        plug.add(rq);
+      }
     }
+    int merged = how[PlugAlloc.How.MERGED.ordinal()] + how[PlugAlloc.How.MERGED_CACHED.ordinal()];
     int unused = alloc.finish(cpu, m.atPs());
     long t =
         m.atPs()
@@ -152,6 +160,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
             + charge(m.call(), HctxPaths.MISSED_PATH, how[PlugAlloc.How.BATCH_MISSED.ordinal()])
             + charge(m.call(), HctxPaths.NO_TAG_PATH, how[PlugAlloc.How.NO_TAG.ordinal()])
             + charge(m.call(), HctxPaths.UNUSED_PATH, unused)
+            + charge(m.call(), HctxPaths.MERGED_PATH, how[PlugAlloc.How.MERGED.ordinal()])
+            + charge(
+                m.call(), HctxPaths.MERGED_CACHED_PATH, how[PlugAlloc.How.MERGED_CACHED.ordinal()])
+            + (features.nomerges() < 2
+                ? charge(m.call(), HctxPaths.MERGE_MISS_PATH, m.bios().size() - merged)
+                : 0)
             + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
             + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
     int queued = m.bios().size() - wouldBlock.size();
@@ -325,9 +339,13 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
   }
 
-  /** Tag words whose lines an end pulled from other CPUs. */
+  /**
+   * What an end adds to its requests' own paths: the bios behind each first, and the tag words
+   * whose lines it pulled from other CPUs.
+   */
   private long remoteFreeCost(Call call, RequestEnds.Ended e) {
-    return charger.charge(call.cpu(), call.what(), sbitmapLine, e.remoteWords());
+    return charge(call, KernelFn.BLK_UPDATE_REQUEST, e.mergedBios())
+        + charger.charge(call.cpu(), call.what(), sbitmapLine, e.remoteWords());
   }
 
   private long charge(Call call, KernelFn fn, int calls) {

@@ -24,8 +24,9 @@ final class RequestEnds {
    * @param remoteWords tag words whose lines came from another CPU
    * @param flushes {@code blk_mq_flush_tag_batch} calls (a batch only)
    * @param runs atomics of those flushes: runs of tags in one word
+   * @param mergedBios bios that ended behind their request's first
    */
-  record Ended(List<Bio> bios, int remoteWords, int flushes, int runs) {}
+  record Ended(List<Bio> bios, int remoteWords, int flushes, int runs, int mergedBios) {}
 
   private final HwCtx hctx;
   private boolean leakOneTag;
@@ -48,7 +49,7 @@ final class RequestEnds {
         remote += hctx.freeRequest(rq, cpu, atPs) ? 1 : 0;
       }
     }
-    return new Ended(ended, remote, 0, 0);
+    return new Ended(ended, remote, 0, 0, ended.size() - rqs.size());
   }
 
   /** Ends the requests as a batch: the bios complete, the tags go back TAG_COMP_BATCH at a time. */
@@ -70,17 +71,21 @@ final class RequestEnds {
       runs += c.runs();
       remote += c.remoteRuns();
     }
-    return new Ended(ended, remote, flushes, runs);
+    return new Ended(ended, remote, flushes, runs, ended.size() - rqs.size());
   }
 
-  /** The request's bio completes; whether its tag is to be freed (not when leaked on purpose). */
+  /**
+   * The request's bios complete, each with its status; whether its tag is to be freed (not when
+   * leaked on purpose).
+   */
   private boolean end(Request rq, List<Bio> ended) {
     if (throwAfter > 0 && --throwAfter == 0) {
       throw new IllegalStateException("broken on purpose (books.break = throw)");
     }
-    Bio bio = rq.bio();
-    bio.setStatus(rq.error());
-    ended.add(bio);
+    for (Bio bio : rq.bios()) {
+      bio.setStatus(rq.error());
+      ended.add(bio);
+    }
     if (leakOneTag) {
       leakOneTag = false;
       return false;

@@ -60,6 +60,7 @@ public record RunResult(
    * @param busy requests the driver returned BLK_STS_RESOURCE for (null_blk's requeue= fault
    *     injection), dispatched again by kblockd
    * @param requeued requests the driver gave to blk_mq_requeue_request, likewise
+   * @param merged bios that went behind a request of the plug instead of taking one
    */
   public record Hctx(
       String name,
@@ -69,7 +70,8 @@ public record RunResult(
       long dispatched,
       long noTag,
       long busy,
-      long requeued) {}
+      long requeued,
+      long merged) {}
 
   /**
    * A thread's io-wq worker.

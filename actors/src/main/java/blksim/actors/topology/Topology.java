@@ -111,7 +111,8 @@ public final class Topology {
         new HwQueue.Features(
             s.kernel().has(Patch.PLUG_BATCH_ALLOC),
             s.kernel().has(Patch.NULL_POLL_BATCH),
-            s.kernel().iostats());
+            s.kernel().iostats(),
+            s.kernel().nomerges());
     Map<String, Disk> disks = new TreeMap<>();
     for (int d = 0; d < nullbs.size(); d++) {
       NullBlk nullb = nullbs.get(d);
@@ -345,7 +346,8 @@ public final class Topology {
                 h.dispatchedCount(),
                 h.noTagCount(),
                 h.busyCount(),
-                h.requeueCount()));
+                h.requeueCount(),
+                h.mergedCount()));
       }
     }
     List<RunResult.Worker> ws = new ArrayList<>();

@@ -265,6 +265,9 @@ public final class Generator {
       if (r.nextInt(100) < 15) {
         opts.add(new Opt("set:queue.iostats", String.valueOf(r.nextBoolean())));
       }
+      if (r.nextInt(100) < 25) {
+        opts.add(new Opt("set:queue.nomerges", String.valueOf(r.nextInt(3))));
+      }
       if (r.nextInt(100) < 15) {
         opts.add(new Opt("set:bioset.percpu-cache", String.valueOf(r.nextBoolean())));
       }

@@ -82,7 +82,17 @@ public final class Summary {
           h.maxInUse(),
           h.nrTags(),
           h.dispatched(),
-          (h.noTag() == 0 ? "" : "; " + h.noTag() + " bios found no tag (REQ_NOWAIT: -EAGAIN)")
+          (h.merged() == 0
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      " of %d bios (%.2f bios per request: %d merged in the plug)",
+                      h.dispatched() + h.merged(),
+                      (double) (h.dispatched() + h.merged()) / h.dispatched(),
+                      h.merged()))
+              + (h.noTag() == 0
+                  ? ""
+                  : "; " + h.noTag() + " bios found no tag (REQ_NOWAIT: -EAGAIN)")
               + (h.busy() + h.requeued() == 0
                   ? ""
                   : "; requeued by the driver: "

@@ -21,6 +21,7 @@ public final class HwCtx {
   private long busyCount;
   private long requeueCount;
   private long redispatchedCount;
+  private long mergedCount;
 
   /**
    * @param index {@code hctx->queue_num}
@@ -179,6 +180,16 @@ public final class HwCtx {
   public void redispatched(Request rq) {
     rq.start();
     redispatchedCount++;
+  }
+
+  /** A bio went behind a request of this queue ({@code bio_attempt_back_merge}). */
+  public void merged() {
+    mergedCount++;
+  }
+
+  /** Bios merged into requests of this queue: its bios are its requests plus these. */
+  public long mergedCount() {
+    return mergedCount;
   }
 
   /** Requests the driver returned BLK_STS_RESOURCE for. */

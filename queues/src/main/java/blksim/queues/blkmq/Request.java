@@ -4,7 +4,7 @@ import blksim.queues.bio.Bio;
 
 /**
  * Models {@code struct request} (include/linux/blk-mq.h): one of a hardware queue's static
- * requests, {@code tags->static_rqs[tag]}, carrying one bio (no merges).
+ * requests, {@code tags->static_rqs[tag]}, carrying its bio and those merged behind it.
  */
 public final class Request {
   private final int tag;
@@ -14,6 +14,9 @@ public final class Request {
   private int cpu;
   private int lastCpu = -1;
   private Bio bio;
+  private final java.util.List<Bio> merged = new java.util.ArrayList<>(0);
+  private long endSector;
+  private int sectors;
   private int error;
 
   Request(int tag, int hctx) {
@@ -25,19 +28,64 @@ public final class Request {
     this.lastCpu = cpu;
     this.allocated = true;
     this.cpu = cpu;
-    this.bio = bio;
     this.state = RqState.IDLE;
     this.error = 0;
+    this.merged.clear();
+    attach(bio);
   }
 
   /** {@code blk_mq_bio_to_request} of a request the plug cached. */
   void attach(Bio bio) {
     this.bio = bio;
+    if (bio != null) {
+      this.sectors = sectorsOf(bio);
+      this.endSector = bio.sector() + sectors;
+    }
+  }
+
+  private static int sectorsOf(Bio bio) {
+    return (bio.sizeBytes() + 511) >> 9;
+  }
+
+  /**
+   * Whether {@code bio} can go behind this request's last ({@code blk_attempt_bio_merge}, a back
+   * merge): it starts where the request ends, and the request stays within the queue's limits.
+   */
+  public boolean canBackMerge(Bio b, int maxSectors, int maxSegments) {
+    return bio != null
+        && state == RqState.IDLE
+        && b.sector() == endSector
+        && sectors + sectorsOf(b) <= maxSectors
+        && 1 + merged.size() + 1 <= maxSegments;
+  }
+
+  /** {@code bio_attempt_back_merge}: {@code bio} chained behind the request's last. */
+  public void backMerge(Bio b) {
+    merged.add(b);
+    sectors += sectorsOf(b);
+    endSector += sectorsOf(b);
+  }
+
+  /** Its bios, the first and those merged behind it, in order. */
+  public java.util.List<Bio> bios() {
+    if (merged.isEmpty()) {
+      return bio == null ? java.util.List.of() : java.util.List.of(bio);
+    }
+    java.util.List<Bio> all = new java.util.ArrayList<>(1 + merged.size());
+    all.add(bio);
+    all.addAll(merged);
+    return all;
+  }
+
+  /** Bios merged behind the first. */
+  public int mergedCount() {
+    return merged.size();
   }
 
   void free() {
     this.allocated = false;
     this.bio = null;
+    this.merged.clear();
     this.state = RqState.IDLE;
   }
 

@@ -37,6 +37,14 @@ public enum KernelFn implements CostId {
   /** The queue reference a request holds, dropped when it is freed ({@code percpu_ref_put}). */
   BLK_QUEUE_EXIT("blk_queue_exit"),
   BLK_ACCOUNT_IO_START("blk_account_io_start"),
+  /** A bio's look at the plug's last request for a back merge (unless nomerges = 2). */
+  BLK_ATTEMPT_PLUG_MERGE("blk_attempt_plug_merge"),
+  /** The merge itself: the bio chained behind the request, its size added. */
+  BIO_ATTEMPT_BACK_MERGE("bio_attempt_back_merge"),
+  /** After no plug merge: the software queue's list, empty under direct issue. */
+  BLK_MQ_SCHED_BIO_MERGE("blk_mq_sched_bio_merge"),
+  /** A request's ending of each bio behind its first ({@code req_bio_endio}). */
+  BLK_UPDATE_REQUEST("blk_update_request"),
   KTIME_GET_NS("ktime_get_ns"),
   BLK_MQ_FLUSH_PLUG_LIST("blk_mq_flush_plug_list"),
   NULL_QUEUE_RQ("null_queue_rq"),

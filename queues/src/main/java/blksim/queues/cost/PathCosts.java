@@ -142,6 +142,21 @@ public final class PathCosts {
     set(KernelFn.BLK_MQ_END_REQUEST_BATCH, ns(KernelFn.BLK_MQ_END_REQUEST));
     set(KernelFn.BLK_MQ_FLUSH_TAG_BATCH, call + l1);
     set(KernelFn.SBITMAP_QUEUE_CLEAR_BATCH, atomic);
+    // Merges (queue.nomerges 0 or 1), none of them in the shape (measured with nomerges = 2):
+    // blk_attempt_plug_merge finds the plug and its last request and checks it (blk_rq_merge_ok's
+    // flags and disk, blk_try_merge's sector: a call, three loads); bio_attempt_back_merge counts
+    // segments and sectors (ll_back_merge_fn: two loads) and chains the bio (biotail and its
+    // bi_next, __data_len, the merged flags: four stores), with iostats a merge counter;
+    // blk_mq_sched_bio_merge finds the software queue's list empty (a call, two loads); each bio
+    // behind a request's first ends in blk_update_request (req_bio_endio: a call, two loads, a
+    // store).
+    double store1 = f.ns(f.storeCycles());
+    set(KernelFn.BLK_ATTEMPT_PLUG_MERGE, call + 3 * l1);
+    set(
+        KernelFn.BIO_ATTEMPT_BACK_MERGE,
+        call + 2 * l1 + 4 * store1 + (iostats ? l1 + f.ns(PART_STAT_CYCLES) : 0));
+    set(KernelFn.BLK_MQ_SCHED_BIO_MERGE, call + 2 * l1);
+    set(KernelFn.BLK_UPDATE_REQUEST, call + 2 * l1 + store1);
     if (k.has(Patch.RSRC_REF_CACHE)) {
       // a percpu_ref_get at submission and a percpu_ref_put at completion (each a per-CPU add
       // between the two out-of-line RCU calls) become a decrement and an increment of a count
