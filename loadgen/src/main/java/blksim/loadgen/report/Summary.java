@@ -135,8 +135,11 @@ public final class Summary {
     List<ProfileReport.Line> profile = ProfileReport.lines(r);
     out.printf(
         Locale.ROOT,
-        "  profile     CPU time per I/O by kernel function, all CPUs, %.1f ns in all:%n",
-        ProfileReport.nsPerIo(profile));
+        "  profile     CPU time per I/O by kernel function, all CPUs, %.1f ns in all"
+            + " (profile %s: its steps at scale %.3f):%n",
+        ProfileReport.nsPerIo(profile),
+        r.settings().profile().name(),
+        r.settings().profile().scale());
     ProfileReport.format(profile, "    ").forEach(out::println);
     RunResult.BioCache c = res.bioCache();
     out.printf(
