@@ -41,7 +41,7 @@ class BadInputTest {
         "compare --patch bio-init-compound -- io_uring -Q1      | Unknown option: '-Q1'",
         "compare --patch bio-init-compound -- fio job.fio       | must start with io_uring or run",
         "io_uring --cpus 1 /dev/nullb0                          | give the machine 2 CPUs",
-        "io_uring -p0 --null-blk irqmode=2 /dev/nullb0          | -p0 with 128 I/Os can be",
+        "io_uring -p0 --null-blk irqmode=2 --null-blk requeue=1,10,0,-1 /dev/nullb0 | and a fault injected (timeout=, requeue=)",
         "io_uring -d32 --set io-uring.dept=4 /dev/nullb0        | did you mean blksim.io-uring.depth?",
         "io_uring -d32 --set engine.kind=threads /dev/nullb0    | akka, sequential",
         "io_uring -d32 --null-blk zoned=1 /dev/nullb0           | does not model yet",

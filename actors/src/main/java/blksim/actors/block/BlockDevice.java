@@ -19,10 +19,11 @@ public final class BlockDevice {
   private BlockDevice() {}
 
   /** What a block device takes. */
-  public sealed interface Command extends SimMessage permits SubmitBio, PollBio {}
+  public sealed interface Command extends SimMessage permits SubmitBio, PollBio, TagRetry {}
 
   /** What a block device answers. */
-  public sealed interface Reply extends SimMessage permits Submitted, Polled, IrqEnded {}
+  public sealed interface Reply extends SimMessage
+      permits Submitted, Polled, IrqEnded, Slept, Woken {}
 
   /**
    * Who called: the CPU whose execution this is, where the call returns, and where the device's
@@ -67,6 +68,22 @@ public final class BlockDevice {
       this(atPs, call, bios, 1);
     }
   }
+
+  /**
+   * A task that slept in {@code blk_mq_get_tag} (a bio without REQ_NOWAIT that found no tag) runs
+   * again: it tries the tag again, and goes on with the submission of {@code bios} (its one bio).
+   */
+  public record TagRetry(long atPs, Call call, List<Bio> bios) implements Command {}
+
+  /** The caller's task went to sleep for a tag at {@code atPs}: its CPU is idle from then. */
+  public record Slept(long atPs) implements Reply {}
+
+  /**
+   * The caller's task sleeps on the hardware queue's tag wait queue ({@code
+   * sbitmap_prepare_to_wait} and {@code io_schedule} in {@code blk_mq_get_tag}); a freed tag woke
+   * it ({@code try_to_wake_up}) at {@code atPs}. When its CPU runs it, it sends {@link TagRetry}.
+   */
+  public record Woken(long atPs) implements Reply {}
 
   /** {@code bio_poll} of {@code bio}, on behalf of {@code call}. */
   public record PollBio(long atPs, Call call, Bio bio) implements Command {}

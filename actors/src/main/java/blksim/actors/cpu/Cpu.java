@@ -282,7 +282,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     if (thread.woken()) {
       thread.wake(endPs, out);
     } else if (stashed != null) {
-      SimMessage m = withTime(stashed, endPs);
+      SimMessage m = StashedReply.at(stashed, endPs);
       stashed = null;
       thread.handle(m, out);
     }
@@ -294,27 +294,23 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     return all;
   }
 
-  /** The same reply, handled later: after the interrupt that came first. */
-  private static SimMessage withTime(SimMessage m, long t) {
-    if (m instanceof BioSetCache.Allocated b) {
-      return new BioSetCache.Allocated(t, b.bios());
-    }
-    if (m instanceof BlockDevice.Submitted b) {
-      return new BlockDevice.Submitted(t, b.count(), b.ended(), b.wouldBlock());
-    }
-    if (m instanceof BlockDevice.Polled p) {
-      return new BlockDevice.Polled(t, p.ended());
-    }
-    if (m instanceof BioSetCache.Put) {
-      return new BioSetCache.Put(t);
-    }
-    if (m instanceof Resume) {
-      return new Resume(t);
-    }
-    throw new IllegalStateException("not a reply to the thread: " + m);
-  }
-
   private void onCompletedElsewhere(CompletedElsewhere m, Outbox out) {
+    if (!core.cfg.iopoll()) {
+      // the io-wq worker's CPU ended them: io_complete_rw queued task_work, which wakes the thread
+      for (Completion done : m.completions()) {
+        core.ring.completeRw(done.req(), done.res());
+      }
+      thread.workerCompleted(m.completions().size());
+      if (thread.exiting()) {
+        // the thread is gone: the ring's teardown takes what the task_work would have posted
+        core.ring.dropTaskWorkAtExit();
+        return;
+      }
+      if (thread.wakeIfSleeping() && !inIrq) {
+        thread.wake(Math.max(m.atPs(), thread.freeAtPs()), out);
+      }
+      return;
+    }
     for (Completion done : m.completions()) {
       core.ring.completeRwIopollElsewhere(done.req(), done.res());
     }

@@ -82,6 +82,14 @@ final class IoWqOwner {
   }
 
   /**
+   * Requests the worker issued ended (a ring without IOPOLL, where nothing else tells the thread
+   * that the worker has them no more).
+   */
+  void workerDone(int n) {
+    atWorker = Math.max(0, atWorker - n);
+  }
+
+  /**
    * The thread takes the lock at {@code t}, spinning while the worker holds it.
    *
    * @return when it has it

@@ -8,6 +8,7 @@ import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
+import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
@@ -19,12 +20,17 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoWq;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A CPU with no submitter, running one thread's io-wq worker ({@link IoWq}): it issues the requests
- * the thread punted, one at a time, retrying each until its bio gets a tag, and puts each on the
- * ring's IOPOLL list under the ring's {@code uring_lock}, spinning while the thread holds it.
+ * the thread punted, one at a time. On an IOPOLL ring each bio is REQ_NOWAIT ({@code
+ * bio_set_polled}): the worker retries it until it gets a tag, and puts each on the ring's IOPOLL
+ * list under the ring's {@code uring_lock}, spinning while the thread holds it. Otherwise the issue
+ * blocks: with no tag the worker sleeps on the queue's tag wait queue until a freed tag wakes it,
+ * and the request's timer (null_blk irqmode=2) fires on this CPU ({@link WorkerIrq}).
  *
  * <p>The scheduler wakes an io-wq worker on an idle CPU of the node (5.16 binds workers to the
  * node, not to the submitter's CPU); blksim gives each thread that may need one a CPU of its own.
@@ -33,7 +39,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** Everything an io-wq worker understands. */
   public sealed interface Command extends SimMessage
-      permits Enqueue, UringUnlocked, FromBioSet, FromBlock {}
+      permits Enqueue, UringUnlocked, FromBioSet, FromBlock, FromDevice {}
 
   /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
   public record Enqueue(long atPs, List<IoKiocb> reqs, SimRef<Cpu.Command> owner)
@@ -58,8 +64,24 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     }
   }
 
+  /** An interrupt of a driver for what this CPU queued (null_blk's timers). */
+  public record FromDevice(NullBlkDevice.Interrupt irq) implements Command {
+    @Override
+    public long atPs() {
+      return irq.atPs();
+    }
+  }
+
   private final int index;
   private final SimRef<Command> self;
+  private final SimRef<NullBlkDevice.Interrupt> interrupts;
+  private final WorkerIrq irq;
+  private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
+  private boolean inIrq;
+  private boolean callOut;
+  private boolean asleep;
+  private java.util.function.LongConsumer stashed;
+  private long tagSleeps;
   private final SimRef<BioSetCache.Reply> biosetReplies;
   private final SimRef<BlockDevice.Reply> blockReplies;
   private final SimRef<BioSetCache.Command> bioset;
@@ -69,6 +91,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final CostStep lockLines;
   private SimRef<Cpu.Command> owner;
   private IoKiocb current;
+  private SimRef<BlockDevice.Command> lastTo;
   private long lockAskedAtPs;
   private long lockWaitPs;
 
@@ -93,6 +116,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.bioset = bioset;
     this.cfg = cfg;
     this.charger = new Charger(costs, name());
+    this.interrupts = self.adapt(FromDevice::new);
+    this.irq = new WorkerIrq(index, charger, bioset, biosetReplies, interrupts);
     // The mutex word and the IOPOLL list's tail, both last written by the submitter's CPU.
     this.lockLines = new CostStep(Contention.LINES_URING_LOCK, 2 * costs.lineTransferPs());
   }
@@ -103,29 +128,122 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
         .on(Enqueue.class, this::onEnqueue)
         .on(FromBioSet.class, this::onBioSetReply)
         .on(FromBlock.class, this::onBlockReply)
-        .on(UringUnlocked.class, this::onUringUnlocked)
+        .on(
+            UringUnlocked.class,
+            (m, out) -> chainReply(m.atPs(), t -> onUringUnlocked(t, out), out))
+        .on(FromDevice.class, this::onInterrupt)
         .build();
   }
 
   private void onBioSetReply(FromBioSet m, Outbox out) {
-    if (m.reply() instanceof BioSetCache.Allocated a) {
-      onBiosAllocated(a, out);
+    if (inIrq) {
+      irqReturned(irq.onBiosPut(m.atPs(), out), out);
+    } else if (m.reply() instanceof BioSetCache.Allocated a) {
+      chainReply(a.atPs(), t -> onBiosAllocated(new BioSetCache.Allocated(t, a.bios()), out), out);
     } else {
-      issueNext(m.atPs(), out);
+      chainReply(m.atPs(), t -> issueNext(t, out), out);
     }
   }
 
   private void onBlockReply(FromBlock m, Outbox out) {
-    if (!(m.reply() instanceof BlockDevice.Submitted q)) {
-      throw new InvariantBroken(name() + ": the io-wq worker neither polls nor takes interrupts");
+    if (m.reply() instanceof BlockDevice.IrqEnded e) {
+      irqReturned(irq.onIrqEnded(e, out), out);
+    } else if (m.reply() instanceof BlockDevice.Slept s) {
+      // asleep on the tag wait queue: the CPU is idle, and takes its interrupts
+      asleep = true;
+      tagSleeps++;
+      freeAtPs = s.atPs();
+      startPendingIrq(s.atPs(), out);
+    } else if (m.reply() instanceof BlockDevice.Woken w) {
+      asleep = false;
+      chainReply(w.atPs(), t -> retryTag(t, out), out);
+    } else if (m.reply() instanceof BlockDevice.Submitted q) {
+      chainReply(
+          q.atPs(),
+          t ->
+              onBiosQueued(new BlockDevice.Submitted(t, q.count(), q.ended(), q.wouldBlock()), out),
+          out);
+    } else {
+      throw new InvariantBroken(name() + ": the io-wq worker does not poll");
     }
-    onBiosQueued(q, out);
+  }
+
+  /**
+   * A reply to the worker's chain of calls: a step boundary, where the interrupts that came while
+   * the call was out run first; the chain goes on after them.
+   */
+  private void chainReply(long at, java.util.function.LongConsumer go, Outbox out) {
+    callOut = false;
+    if (inIrq || !pendingIrqs.isEmpty()) {
+      stashed = go;
+      if (!inIrq) {
+        inIrq = true;
+        irqReturned(irq.start(at, drainPending(), out), out);
+      }
+      return;
+    }
+    go.accept(at);
+  }
+
+  private void onInterrupt(FromDevice d, Outbox out) {
+    pendingIrqs.add((NullBlkDevice.TimerFired) d.irq());
+    if (!callOut || asleep) {
+      startPendingIrq(Math.max(d.atPs(), freeAtPs), out);
+    }
+  }
+
+  private void startPendingIrq(long t, Outbox out) {
+    if (inIrq || pendingIrqs.isEmpty()) {
+      return;
+    }
+    long at = Math.max(t, pendingIrqs.peekFirst().atPs());
+    inIrq = true;
+    irqReturned(irq.start(at, drainPending(), out), out);
+  }
+
+  /** The interrupt path returned {@code endPs}, or -1 while a call of it is out. */
+  private void irqReturned(long endPs, Outbox out) {
+    if (endPs < 0) {
+      return;
+    }
+    if (!pendingIrqs.isEmpty()) {
+      irqReturned(irq.more(endPs, drainPending(), out), out);
+      return;
+    }
+    inIrq = false;
+    freeAtPs = Math.max(freeAtPs, endPs);
+    if (stashed != null) {
+      java.util.function.LongConsumer go = stashed;
+      stashed = null;
+      go.accept(endPs);
+    }
+  }
+
+  private List<NullBlkDevice.TimerFired> drainPending() {
+    List<NullBlkDevice.TimerFired> all = new ArrayList<>(pendingIrqs);
+    pendingIrqs.clear();
+    return all;
+  }
+
+  /** Woken for a tag: the worker is switched in and blk_mq_get_tag tries again. */
+  private void retryTag(long t, Outbox out) {
+    callOut = true;
+    out.send(lastTo, new BlockDevice.TagRetry(t, workerCall(), List.of(current.kiocbPrivate())));
+  }
+
+  private BlockDevice.Call workerCall() {
+    return new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, interrupts, blockReplies);
   }
 
   private void onEnqueue(Enqueue m, Outbox out) {
     owner = m.owner();
-    if (wq.enqueue(m.reqs())) {
+    irq.owner(owner);
+    boolean woken = wq.enqueue(m.reqs());
+    if (woken && !inIrq) {
       issueNext(Math.max(m.atPs(), freeAtPs) + charge(KernelFn.SCHEDULE), out);
+    } else if (woken) {
+      // woken while its CPU runs an interrupt: it runs when the interrupt is over
+      stashed = t -> issueNext(Math.max(t, m.atPs()) + charge(KernelFn.SCHEDULE), out);
     }
   }
 
@@ -137,6 +255,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       return;
     }
     t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
+    callOut = true;
     out.send(
         bioset,
         new BioSetCache.AllocBios(
@@ -154,15 +273,31 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     Bio bio = m.bios().get(0);
     SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, index, false);
     long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
-    out.send(
-        to,
-        new BlockDevice.SubmitBio(
-            t,
-            new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, null, null),
-            List.of(bio)));
+    lastTo = to;
+    callOut = true;
+    out.send(to, new BlockDevice.SubmitBio(t, workerCall(), List.of(bio)));
   }
 
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
+    if (!cfg.iopoll()) {
+      wq.issued();
+      if (m.ended().isEmpty()) {
+        // in flight: its timer ends it on this CPU, and the submitter gets its CQE by task_work
+        issueNext(m.atPs(), out);
+        return;
+      }
+      // ended in queue_rq (irqmode 0 or 1): io_complete_rw queues the submitter's task_work here
+      long t = m.atPs();
+      List<Cpu.Completion> done = new ArrayList<>(m.ended().size());
+      for (Bio bio : m.ended()) {
+        t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
+        done.add(new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio)));
+      }
+      out.send(owner, new Cpu.CompletedElsewhere(t, done));
+      callOut = true;
+      out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.ended(), biosetReplies));
+      return;
+    }
     if (!m.ended().isEmpty()) {
       throw new InvariantBroken(name() + ": a polled request completed at queue_rq");
     }
@@ -171,18 +306,20 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       wq.retried();
       current.setKiocbPrivate(null);
       long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
+      callOut = true;
       out.send(
           bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.wouldBlock(), biosetReplies));
       return;
     }
     lockAskedAtPs = m.atPs();
+    callOut = true;
     out.send(owner, new Cpu.WantsUringLock(m.atPs(), current, self));
   }
 
-  private void onUringUnlocked(UringUnlocked m, Outbox out) {
-    long waitPs = m.atPs() - lockAskedAtPs;
+  private void onUringUnlocked(long at, Outbox out) {
+    long waitPs = at - lockAskedAtPs;
     lockWaitPs += waitPs;
-    long t = m.atPs();
+    long t = at;
     if (waitPs > 0) {
       charger.charge(
           index, CpuTime.LOCK_WAIT, new CostStep(Contention.LOCK_WAIT_URING_LOCK, waitPs), 1);
@@ -219,8 +356,16 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     return charger.ledger();
   }
 
+  /** Times the worker slept on a tag wait queue. */
+  public long tagSleeps() {
+    return tagSleeps;
+  }
+
   public void audit(Books books) {
     wq.audit(books, name());
     books.check(current == null, name() + ": the io-wq worker was left with a request");
+    books.check(
+        !inIrq && pendingIrqs.isEmpty() && stashed == null,
+        name() + ": an interrupt on the worker's CPU never finished");
   }
 }

@@ -4,19 +4,13 @@ import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
 import blksim.actors.dm.DmDevice;
 import blksim.actors.engine.Outbox;
-import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.devices.dm.DmIo;
 import blksim.queues.bio.Bio;
-import blksim.queues.blkmq.Request;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.uring.IoKiocb;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A hard interrupt on this CPU: {@code hrtimer_interrupt} runs every expired null_blk timer ({@code
@@ -30,15 +24,12 @@ import java.util.Map;
 final class IrqPath {
   private final CpuCore c;
   private final SubmitterPath thread;
-  private final ArrayDeque<List<NullBlkDevice.TimerFired>> groups = new ArrayDeque<>();
+  private final TimerGroups groups = new TimerGroups();
 
   IrqPath(CpuCore c, SubmitterPath thread) {
     this.c = c;
     this.thread = thread;
   }
-
-  /** A hardware queue of a device: its timers end together. */
-  private record Queue(SimRef<NullBlkDevice.Command> device, int hctx) {}
 
   /**
    * A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, the scheduler tick if its timer
@@ -62,28 +53,12 @@ final class IrqPath {
 
   /** More expired timers, in the interrupt that runs. */
   long more(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
-    Map<Queue, List<NullBlkDevice.TimerFired>> byHctx = new LinkedHashMap<>();
-    for (NullBlkDevice.TimerFired f : fired) {
-      byHctx.computeIfAbsent(new Queue(f.device(), f.hctx()), h -> new ArrayList<>()).add(f);
-    }
-    groups.addAll(byHctx.values());
+    groups.add(fired);
     return next(t, out);
   }
 
   private long next(long t, Outbox out) {
-    List<NullBlkDevice.TimerFired> g = groups.peekFirst();
-    if (g == null) {
-      return t;
-    }
-    List<Request> rqs = new ArrayList<>(g.size());
-    for (NullBlkDevice.TimerFired f : g) {
-      rqs.add(f.rq());
-    }
-    NullBlkDevice.TimerFired first = g.get(0);
-    out.send(
-        first.device(),
-        new NullBlkDevice.TimersExpired(t, c.call(CpuTime.IRQ).exec(), first.hctx(), rqs));
-    return -1;
+    return groups.sendNext(t, c.call(CpuTime.IRQ).exec(), out) ? -1 : t;
   }
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
@@ -95,7 +70,7 @@ final class IrqPath {
           new DmDevice.EndClones(m.atPs(), c.call(CpuTime.IRQ), m.ended()));
       return -1;
     }
-    groups.pollFirst();
+    groups.ended();
     long t = m.atPs();
     for (Bio bio : m.ended()) {
       t += c.charge(CpuTime.IRQ, c.endIo((IoKiocb) bio.owner(), CpuCore.res(bio)), 1);

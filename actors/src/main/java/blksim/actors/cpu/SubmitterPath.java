@@ -177,6 +177,11 @@ final class SubmitterPath {
         out);
   }
 
+  /** Requests the io-wq worker issued have ended (a ring without IOPOLL). */
+  void workerCompleted(int n) {
+    iowq.workerDone(n);
+  }
+
   /** The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds. */
   void onWantsUringLock(Cpu.WantsUringLock m, Outbox out) {
     long t = iowq.wants(m, out);

@@ -6,6 +6,32 @@ import blksim.queues.cost.KernelFn;
 final class HctxPaths {
   private HctxPaths() {}
 
+  /**
+   * The order a submission's paths are charged in (each function's draws of variation follow it).
+   */
+  static final blksim.queues.blkmq.PlugAlloc.How[] CHARGE_ORDER = {
+    blksim.queues.blkmq.PlugAlloc.How.SINGLE,
+    blksim.queues.blkmq.PlugAlloc.How.CACHED,
+    blksim.queues.blkmq.PlugAlloc.How.BATCH,
+    blksim.queues.blkmq.PlugAlloc.How.BATCH_MISSED,
+    blksim.queues.blkmq.PlugAlloc.How.NO_TAG,
+    blksim.queues.blkmq.PlugAlloc.How.MERGED,
+    blksim.queues.blkmq.PlugAlloc.How.MERGED_CACHED
+  };
+
+  /** What a bio runs from submit_bio on, by how it got its request. */
+  static KernelFn[] of(blksim.queues.blkmq.PlugAlloc.How how) {
+    return switch (how) {
+      case MERGED_CACHED -> MERGED_CACHED_PATH;
+      case MERGED -> MERGED_PATH;
+      case CACHED -> CACHED_PATH;
+      case BATCH -> BATCH_PATH;
+      case BATCH_MISSED -> MISSED_PATH;
+      case SINGLE -> SUBMIT_PATH;
+      case NO_TAG -> NO_TAG_PATH;
+    };
+  }
+
   /** From submit_bio to a request of its own in the plug, per bio. */
   static final KernelFn[] SUBMIT_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
@@ -70,6 +96,19 @@ final class HctxPaths {
     KernelFn.BIO_ATTEMPT_BACK_MERGE
   };
 
+  /** A request the driver gave to blk_mq_requeue_request, and kblockd's requeue work for it. */
+  static final KernelFn[] REQUEUE_PATH = {
+    KernelFn.BLK_MQ_REQUEUE_REQUEST, KernelFn.BLK_MQ_REQUEUE_WORK
+  };
+
+  /**
+   * kblockd, a bound workqueue of the submitting CPU, woken to dispatch what the driver turned
+   * away: it preempts the submitter there and gives the CPU back.
+   */
+  static final KernelFn[] KBLOCKD_PATH = {
+    KernelFn.TRY_TO_WAKE_UP, KernelFn.SCHEDULE, KernelFn.BLK_MQ_RUN_WORK, KernelFn.SCHEDULE
+  };
+
   /** The merge tries of a bio that does not merge, when merges are on. */
   static final KernelFn[] MERGE_MISS_PATH = {
     KernelFn.BLK_ATTEMPT_PLUG_MERGE, KernelFn.BLK_MQ_SCHED_BIO_MERGE
@@ -84,6 +123,36 @@ final class HctxPaths {
     KernelFn.BLK_MQ_GET_TAG_FAILED,
     KernelFn.BLK_QUEUE_EXIT,
     KernelFn.BIO_WOULDBLOCK_ERROR
+  };
+
+  /**
+   * A bio without REQ_NOWAIT that finds no tag: blk_mq_get_tag puts the task on the tag wait queue
+   * ({@code sbitmap_prepare_to_wait}), tries once more, and sleeps ({@code io_schedule}).
+   */
+  static final KernelFn[] TAG_SLEEP_PATH = {
+    KernelFn.SUBMIT_BIO_NOACCT,
+    KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.BLK_MQ_SUBMIT_BIO,
+    KernelFn.BLK_MQ_GET_TAG_FAILED,
+    KernelFn.SBITMAP_PREPARE_TO_WAIT,
+    KernelFn.SCHEDULE
+  };
+
+  /** Woken, it found no tag again: back on the wait queue, asleep. */
+  static final KernelFn[] TAG_SLEEP_AGAIN_PATH = {
+    KernelFn.SCHEDULE,
+    KernelFn.BLK_MQ_GET_TAG_FAILED,
+    KernelFn.SBITMAP_PREPARE_TO_WAIT,
+    KernelFn.SCHEDULE
+  };
+
+  /** Woken, it got a tag: switched in, off the wait queue, the rest of the allocation. */
+  static final KernelFn[] TAG_WOKEN_PATH = {
+    KernelFn.SCHEDULE,
+    KernelFn.SBITMAP_QUEUE_GET,
+    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.KTIME_GET_NS,
+    KernelFn.BLK_ACCOUNT_IO_START
   };
 
   /** A request the plug cached that no bio took, freed at blk_finish_plug. */

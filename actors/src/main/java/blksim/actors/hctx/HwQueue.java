@@ -73,20 +73,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final Map<Integer, SimRef<BlockDevice.Reply>> irqEnds = new HashMap<>();
 
   private final RequestEnds ends;
-  private final Features features;
-
-  /**
-   * The kernel's choices for this queue.
-   *
-   * @param plugBatchAlloc plug-cached requests (5.16)
-   * @param pollBatch polled requests end as a batch (null_blk's {@code null_poll}, 5.17)
-   * @param iostats I/O accounting: a batch reads the clock once, each request accounts
-   * @param nomerges the queue's nomerges: below 2 a bio tries to merge into the plug's request
-   */
-  public record Features(boolean plugBatchAlloc, boolean pollBatch, boolean iostats, int nomerges) {
-    /** None of 5.16's batching, no accounting, no merges. */
-    public static final Features NONE = new Features(false, false, false, 2);
-  }
+  private final TagWaits waits;
+  private final HctxFeatures features;
 
   public HwQueue(
       SimRef<Command> self,
@@ -94,7 +82,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       SimRef<NullBlkDevice.Command> driver,
       PathCosts costs,
       BooksSettings books,
-      Features features) {
+      HctxFeatures features) {
     super(self.name(), Command.class);
     this.features = features;
     this.hctx = hctx;
@@ -103,6 +91,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.sbitmapLine = new CostStep(Contention.LINE_SBITMAP_WORD, costs.lineTransferPs());
     this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
     this.ends = new RequestEnds(hctx, books);
+    this.waits = new TagWaits(hctx.tags().nrTags());
   }
 
   @Override
@@ -116,6 +105,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onUpper(FromUpper m, Outbox out) {
     if (m.command() instanceof BlockDevice.SubmitBio s) {
       onSubmitBios(s, out);
+    } else if (m.command() instanceof BlockDevice.TagRetry r) {
+      onTagRetry(r, out);
     } else {
       onPoll((BlockDevice.PollBio) m.command(), out);
     }
@@ -139,6 +130,13 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       remote += a.tagWordRemote() ? 1 : 0;
       remoteRqs += a.requestsRemote();
       Request rq = a.rq();
+      if (rq == null && waits.blocks(bio)) {
+        // io-wq's issue, without REQ_NOWAIT: blk_mq_get_tag sleeps on the tag wait queue
+        long t = m.atPs() + charge(m.call(), HctxPaths.TAG_SLEEP_PATH, 1);
+        waits.sleep(m.call(), m.bios(), t);
+        out.send(m.call().replyTo(), new BlockDevice.Slept(t));
+        return;
+      }
       if (rq == null) {
         // blk_mq_get_new_requests under REQ_NOWAIT: bio_wouldblock_error, BLK_STS_AGAIN.
         bio.setStatus(-BlockDevice.BLK_STS_AGAIN_ERRNO);
@@ -152,22 +150,20 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
     int merged = how[PlugAlloc.How.MERGED.ordinal()] + how[PlugAlloc.How.MERGED_CACHED.ordinal()];
     int unused = alloc.finish(cpu, m.atPs());
-    long t =
-        m.atPs()
-            + charge(m.call(), HctxPaths.SUBMIT_PATH, how[PlugAlloc.How.SINGLE.ordinal()])
-            + charge(m.call(), HctxPaths.CACHED_PATH, how[PlugAlloc.How.CACHED.ordinal()])
-            + charge(m.call(), HctxPaths.BATCH_PATH, how[PlugAlloc.How.BATCH.ordinal()])
-            + charge(m.call(), HctxPaths.MISSED_PATH, how[PlugAlloc.How.BATCH_MISSED.ordinal()])
-            + charge(m.call(), HctxPaths.NO_TAG_PATH, how[PlugAlloc.How.NO_TAG.ordinal()])
-            + charge(m.call(), HctxPaths.UNUSED_PATH, unused)
-            + charge(m.call(), HctxPaths.MERGED_PATH, how[PlugAlloc.How.MERGED.ordinal()])
-            + charge(
-                m.call(), HctxPaths.MERGED_CACHED_PATH, how[PlugAlloc.How.MERGED_CACHED.ordinal()])
-            + (features.nomerges() < 2
+    long t = m.atPs();
+    for (PlugAlloc.How h : HctxPaths.CHARGE_ORDER) {
+      t += charge(m.call(), HctxPaths.of(h), how[h.ordinal()]);
+      if (h == PlugAlloc.How.NO_TAG) {
+        t += charge(m.call(), HctxPaths.UNUSED_PATH, unused);
+      }
+    }
+    t +=
+        (features.nomerges() < 2
                 ? charge(m.call(), HctxPaths.MERGE_MISS_PATH, m.bios().size() - merged)
                 : 0)
             + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
             + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
+    t += wakeSleepers(m.call(), unused, t, out);
     int queued = m.bios().size() - wouldBlock.size();
     if (queued == 0) {
       out.send(m.call().replyTo(), new BlockDevice.Submitted(t, 0, List.of(), wouldBlock));
@@ -176,6 +172,35 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     if (!wouldBlock.isEmpty()) {
       this.wouldBlock.put(cpu, wouldBlock);
     }
+    dispatch(m.call(), plug, t, queued, out);
+  }
+
+  /**
+   * The task that slept for a tag runs again: {@code blk_mq_get_tag} tries again, and with a tag
+   * the allocation and the submission go on; without one it sleeps again.
+   */
+  private void onTagRetry(BlockDevice.TagRetry m, Outbox out) {
+    Bio bio = m.bios().get(0);
+    HwCtx.Alloc a = hctx.alloc(m.call().cpu(), bio, m.atPs());
+    if (a.rq() == null) {
+      long t = m.atPs() + charge(m.call(), HctxPaths.TAG_SLEEP_AGAIN_PATH, 1);
+      waits.sleep(m.call(), m.bios(), t);
+      out.send(m.call().replyTo(), new BlockDevice.Slept(t));
+      return;
+    }
+    bio.setCookie(hctx.index());
+    Plug plug = new Plug();
+    plug.add(a.rq());
+    long t =
+        m.atPs()
+            + charge(m.call(), HctxPaths.TAG_WOKEN_PATH, 1)
+            + charger.charge(
+                m.call().cpu(), m.call().what(), sbitmapLine, a.tagWordRemote() ? 1 : 0);
+    dispatch(m.call(), plug, t, 1, out);
+  }
+
+  /** blk_mq_flush_plug_list of what the submission plugged: the driver's queue_rq. */
+  private void dispatch(Call call, Plug plug, long t, int queued, Outbox out) {
     List<Request> rqs = new ArrayList<>(queued);
     for (List<Request> flush : plug.finish()) {
       for (Request rq : flush) {
@@ -183,9 +208,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         rqs.add(rq);
       }
     }
-    t += charge(m.call(), KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
-    remember(m.call());
-    out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, m.call().exec()));
+    t += charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
+    remember(call);
+    out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, call.exec()));
   }
 
   /** blk_mq_poll of this queue: whichever bio's cookie named it, the queue is what is polled. */
@@ -242,6 +267,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     RequestEnds.Ended e = ends.oneByOne(cpu, m.completed(), t);
     List<Bio> ended = e.bios();
     t += charge(call, HctxPaths.END_PATH, m.completed().size()) + remoteFreeCost(call, e);
+    t += wakeSleepers(call, m.completed().size(), t, out);
     List<Bio> before = endedEarlier.remove(cpu);
     if (before != null) {
       before.addAll(ended);
@@ -267,23 +293,15 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void redispatch(NullBlkDevice.Queued m, Call call, long t, List<Bio> ended, Outbox out) {
     int cpu = call.cpu();
     List<Request> again = new ArrayList<>(m.busy().size() + m.requeued().size());
-    for (Request rq : m.busy()) {
-      hctx.turnedAway(rq, true);
-      again.add(rq);
-    }
-    for (Request rq : m.requeued()) {
-      hctx.turnedAway(rq, false);
-      again.add(rq);
-    }
+    m.busy().forEach(rq -> hctx.turnedAway(rq, true));
+    m.requeued().forEach(rq -> hctx.turnedAway(rq, false));
+    again.addAll(m.busy());
+    again.addAll(m.requeued());
     t +=
         charge(call, KernelFn.BLK_MQ_BYPASS_INSERT, m.busy().size())
-            + charge(call, KernelFn.BLK_MQ_REQUEUE_REQUEST, m.requeued().size())
-            + charge(call, KernelFn.TRY_TO_WAKE_UP, 1)
-            + charge(call, KernelFn.SCHEDULE, 1)
-            + charge(call, KernelFn.BLK_MQ_REQUEUE_WORK, m.requeued().size())
-            + charge(call, KernelFn.BLK_MQ_RUN_WORK, 1)
-            + charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, again.size())
-            + charge(call, KernelFn.SCHEDULE, 1);
+            + charge(call, HctxPaths.REQUEUE_PATH, m.requeued().size())
+            + charge(call, HctxPaths.KBLOCKD_PATH, 1)
+            + charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, again.size());
     for (Request rq : again) {
       hctx.redispatched(rq);
     }
@@ -316,16 +334,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     RequestEnds.Ended e = ends.oneByOne(cpu, alone, m.atPs());
     List<Bio> ended = e.bios();
     long t = m.atPs() + charge(call, HctxPaths.END_PATH, alone.size()) + remoteFreeCost(call, e);
+    t += wakeSleepers(call, alone.size(), t, out);
     if (!batch.isEmpty()) {
       RequestEnds.Ended b = ends.batch(cpu, batch, m.atPs());
       ended.addAll(b.bios());
-      t +=
-          charge(call, KernelFn.BLK_MQ_END_REQUEST_BATCH, batch.size())
-              + (features.iostats() ? charge(call, HctxPaths.ACCT_DONE_PATH, batch.size()) : 0)
-              + charge(call, KernelFn.KTIME_GET_NS, 1)
-              + charge(call, HctxPaths.FLUSH_TAG_BATCH_PATH, b.flushes())
-              + charge(call, KernelFn.SBITMAP_QUEUE_CLEAR_BATCH, b.runs())
-              + remoteFreeCost(call, b);
+      t += ends.batchCost(charger, call, features.iostats(), b) + remoteFreeCost(call, b);
+      t += wakeSleepers(call, batch.size(), t, out);
     }
     out.send(call.replyTo(), new BlockDevice.Polled(t, ended));
   }
@@ -334,18 +348,26 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     RequestEnds.Ended e = ends.oneByOne(call.cpu(), m.rqs(), m.atPs());
     List<Bio> ended = e.bios();
     long t = m.atPs() + charge(call, HctxPaths.END_PATH, m.rqs().size()) + remoteFreeCost(call, e);
+    t += wakeSleepers(call, m.rqs().size(), t, out);
     // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
     // them.
     out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
   }
 
-  /**
-   * What an end adds to its requests' own paths: the bios behind each first, and the tag words
-   * whose lines it pulled from other CPUs.
-   */
+  /** What an end adds: the bios behind each request's first, tag words from other CPUs. */
   private long remoteFreeCost(Call call, RequestEnds.Ended e) {
     return charge(call, KernelFn.BLK_UPDATE_REQUEST, e.mergedBios())
         + charger.charge(call.cpu(), call.what(), sbitmapLine, e.remoteWords());
+  }
+
+  /** {@code sbitmap_queue_wake_up} after {@code freed} tags went back: the time its wakes took. */
+  private long wakeSleepers(Call call, int freed, long t, Outbox out) {
+    List<TagWaits.Sleeper> woken = waits.freed(freed);
+    long ps = charge(call, KernelFn.TRY_TO_WAKE_UP, woken.size());
+    for (TagWaits.Sleeper s : woken) {
+      out.send(s.call().replyTo(), new BlockDevice.Woken(Math.max(t + ps, s.sleptAtPs())));
+    }
+    return ps;
   }
 
   private long charge(Call call, KernelFn fn, int calls) {
@@ -367,6 +389,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** The hardware context's books, and nothing of a call left half done here. */
   public void audit(blksim.queues.books.Books books) {
     hctx.audit(books);
+    books.check(waits.asleep() == 0, name() + ": tasks still asleep on the tag wait queue");
     books.check(wouldBlock.isEmpty(), name() + ": bios that found no tag never ended (-EAGAIN)");
     books.check(
         endedEarlier.isEmpty() && queuedEarlier.isEmpty(),

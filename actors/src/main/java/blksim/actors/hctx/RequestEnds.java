@@ -1,10 +1,12 @@
 package blksim.actors.hctx;
 
+import blksim.actors.block.BlockDevice;
 import blksim.config.BooksSettings;
 import blksim.queues.bio.Bio;
 import blksim.queues.blkmq.HwCtx;
 import blksim.queues.blkmq.Request;
 import blksim.queues.blkmq.Tags;
+import blksim.queues.cost.KernelFn;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,6 +40,22 @@ final class RequestEnds {
     this.hctx = hctx;
     this.leakOneTag = books.breakOnPurpose() == BooksSettings.Break.LEAK_TAG;
     this.throwAfter = books.breakOnPurpose() == BooksSettings.Break.THROW ? books.throwAfter() : 0;
+  }
+
+  /**
+   * What blk_mq_end_request_batch of {@code b} costs on the caller's CPU: each request's part, one
+   * clock read, each flush of tags and each word's atomic, and with iostats each one's accounting.
+   */
+  long batchCost(
+      blksim.actors.engine.Charger charger, BlockDevice.Call call, boolean iostats, Ended b) {
+    int n = b.bios().size() - b.mergedBios();
+    long ps =
+        charger.charge(call.cpu(), call.what(), KernelFn.BLK_MQ_END_REQUEST_BATCH, n)
+            + charger.charge(call.cpu(), call.what(), KernelFn.KTIME_GET_NS, 1)
+            + charger.charge(call.cpu(), call.what(), HctxPaths.FLUSH_TAG_BATCH_PATH, b.flushes())
+            + charger.charge(call.cpu(), call.what(), KernelFn.SBITMAP_QUEUE_CLEAR_BATCH, b.runs());
+    return ps
+        + (iostats ? charger.charge(call.cpu(), call.what(), HctxPaths.ACCT_DONE_PATH, n) : 0);
   }
 
   /** Ends each request by itself: its bio completes, its tag is freed. */

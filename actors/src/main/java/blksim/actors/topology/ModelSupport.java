@@ -184,7 +184,17 @@ final class ModelSupport {
             + " I/Os can be in flight on a hardware queue with null_blk hw_queue_depth="
             + tags
             + " tags";
-    unsupported(!u.polled(), "-p0 with " + why + " (io-wq with blocking tag waits)");
+    NullBlkSettings nb = plan.nullBlk();
+    // -p0: io-wq's blocking issue sleeps on the tag wait queue; its timers fire on its CPU. A fault
+    // (timeout=, requeue=) on such a queue, or a DM device on it, is not modelled with it yet.
+    unsupported(
+        !u.polled() && (nb.timeout().enabled() || nb.requeue().enabled() || !underDm.isEmpty()),
+        "-p0 with "
+            + why
+            + (underDm.isEmpty()
+                ? " and a fault injected (timeout=, requeue=)"
+                : " under a DM device")
+            + " (io-wq's blocking tag waits with it)");
     boolean rawShort =
         load.entrySet().stream()
             .anyMatch(e -> e.getValue() > tags && !underDm.contains(e.getKey()));

@@ -82,9 +82,16 @@ public record RunResult(
    * @param retries its issues that got -EAGAIN again
    * @param wakeUps times it was woken
    * @param lockWaitPs time it spun on the ring's uring_lock
+   * @param tagSleeps times its blocking issue slept on a tag wait queue (a ring without IOPOLL)
    */
   public record Worker(
-      int thread, int cpu, long punted, long retries, long wakeUps, long lockWaitPs) {}
+      int thread,
+      int cpu,
+      long punted,
+      long retries,
+      long wakeUps,
+      long lockWaitPs,
+      long tagSleeps) {}
 
   /**
    * One submitter's totals.

@@ -11,6 +11,7 @@ import blksim.actors.engine.Interruption;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.RunAborted;
 import blksim.actors.engine.SimRef;
+import blksim.actors.hctx.HctxFeatures;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.actors.tiouring.MainThread;
@@ -107,8 +108,8 @@ public final class Topology {
       deviceRefs.add(registry.reserve(nullb.diskName()));
     }
 
-    HwQueue.Features features =
-        new HwQueue.Features(
+    HctxFeatures features =
+        new HctxFeatures(
             s.kernel().has(Patch.PLUG_BATCH_ALLOC),
             s.kernel().has(Patch.NULL_POLL_BATCH),
             s.kernel().iostats(),
@@ -357,7 +358,13 @@ public final class Topology {
       w.audit(books);
       ws.add(
           new RunResult.Worker(
-              t, w.index(), w.wq().enqueued(), w.wq().retries(), w.wq().wakeUps(), w.lockWaitPs()));
+              t,
+              w.index(),
+              w.wq().enqueued(),
+              w.wq().retries(),
+              w.wq().wakeUps(),
+              w.lockWaitPs(),
+              w.tagSleeps()));
     }
     for (NullBlkDevice device : devices) {
       ledger.merge(device.ledger());

@@ -8,6 +8,7 @@ import akka.actor.testkit.typed.javadsl.BehaviorTestKit;
 import akka.actor.testkit.typed.javadsl.TestInbox;
 import blksim.actors.block.BlockDevice;
 import blksim.actors.cpu.Cpu;
+import blksim.actors.hctx.HctxFeatures;
 import blksim.actors.hctx.HwQueue;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.config.BlksimSettings;
@@ -38,7 +39,7 @@ class ComponentActorTest {
         deviceRef,
         costs,
         new BooksSettings(BooksSettings.Break.NONE, 1),
-        HwQueue.Features.NONE);
+        HctxFeatures.NONE);
   }
 
   @Test

@@ -102,7 +102,7 @@ class BooksOnPurposeTest {
             blksim.queues.cost.PathCosts.of(
                 s.profile(), s.kernel(), new blksim.queues.cost.PathCosts.Knobs(true, true, true)),
             s.books(),
-            blksim.actors.hctx.HwQueue.Features.NONE);
+            blksim.actors.hctx.HctxFeatures.NONE);
     for (String field : List.of("wouldBlock", "endedEarlier")) {
       java.lang.reflect.Field f = q.getClass().getDeclaredField(field);
       f.setAccessible(true);

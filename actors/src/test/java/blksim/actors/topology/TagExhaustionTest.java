@@ -65,15 +65,60 @@ class TagExhaustionTest {
     assertEquals(32, hctx.maxInUse(), "one plug's batch at most");
     assertEquals(0, hctx.noTag());
     assertEquals(res.done(), res.submitters().get(0).completed());
-    // a timer (irqmode=2) keeps each tag until it fires: all 128 in flight would hold one
+  }
+
+  @Test
+  void withTimersTheWorkersBlockingIssueShouldSleepOnTheTagWaitQueue() {
+    // irqmode=2 keeps each tag until its timer fires (50 us here: a submitter faster than its
+    // tags): the thread's REQ_NOWAIT bios that find none go to io-wq, whose blocking issue sleeps
+    // in blk_mq_get_tag until freed tags wake it; its requests' timers fire on its CPU
+    RunResult res =
+        Runs.sequential(
+            "blksim.io-uring { depth = 128, batch-submit = 32, batch-complete = 32,"
+                + " block-size = 512 }\nblksim.run.runtime = 5ms",
+            "io-uring.polled=false",
+            "null-blk.irqmode=2",
+            "null-blk.completion-nsec=50000");
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Hctx hctx = res.hctxs().get(0);
+    assertEquals(64, hctx.maxInUse(), "every tag in use");
+    RunResult.Worker w = res.workers().get(0);
+    assertEquals(0, w.retries(), "no retries: the worker's issue waits instead");
+    assertTrue(w.tagSleeps() > 0, "the worker slept for tags");
+    assertEquals(
+        hctx.noTag(),
+        w.punted() + w.tagSleeps(),
+        "every tag not found is one punt by the thread or one sleep of the worker");
+    assertTrue(res.ledger().time(1, CpuTime.IRQ) > 0, "its requests' timers fire on its CPU");
+    assertEquals(
+        w.tagSleeps(),
+        res.ledger().steps(1).get("sbitmap_prepare_to_wait").calls(),
+        "a sleep each");
+    assertTrue(
+        res.ledger().steps(1).get("[lock wait] uring_lock") == null,
+        "no IOPOLL list: the worker never takes uring_lock");
+    // a fault on such a queue is refused by name
     ConfigError e =
         assertThrows(
             ConfigError.class,
             () ->
                 Topology.build(
-                    run("io-uring.polled=false", "null-blk.irqmode=2"),
+                    run(
+                        "io-uring.polled=false",
+                        "null-blk.irqmode=2",
+                        "null-blk.requeue=\"1,10,0,-1\""),
                     new TopologyTest.Recorder()));
-    assertTrue(e.getMessage().startsWith("-p0 with 128 I/Os can be in flight"), e.getMessage());
+    assertTrue(e.getMessage().contains("and a fault injected"), e.getMessage());
+  }
+
+  @Test
+  void bothEnginesShouldAgreeOnTheSleeps() {
+    Runs.sameOnBothEngines(
+        run(
+            "run.runtime=1ms",
+            "io-uring.polled=false",
+            "null-blk.irqmode=2",
+            "null-blk.completion-nsec=50000"));
   }
 
   @Test

@@ -105,13 +105,18 @@ public final class Summary {
       out.printf(
           Locale.ROOT,
           "  io-wq       thread %d's worker on cpu%d: %d requests punted, %d issues retried on"
-              + " -EAGAIN, %d wake-ups, %.3f ms spun on uring_lock%n",
+              + " -EAGAIN, %d wake-ups, %.3f ms spun on uring_lock%s%n",
           w.thread(),
           w.cpu(),
           w.punted(),
           w.retries(),
           w.wakeUps(),
-          w.lockWaitPs() / 1e9);
+          w.lockWaitPs() / 1e9,
+          w.tagSleeps() == 0
+              ? ""
+              : ", "
+                  + w.tagSleeps()
+                  + " sleeps on the tag wait queue (blocking issue, woken by freed tags)");
     }
     for (RunResult.Dm d : res.dms()) {
       out.printf(

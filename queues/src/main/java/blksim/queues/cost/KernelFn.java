@@ -93,6 +93,10 @@ public enum KernelFn implements CostId {
   NULL_TIMER_FN("null_cmd_timer_expired"),
   TRY_TO_WAKE_UP("try_to_wake_up"),
   BLK_MQ_GET_TAG_FAILED("blk_mq_get_tag (no tag)"),
+  /**
+   * A task without REQ_NOWAIT joins the tag wait queue before it sleeps (sbitmap_prepare_to_wait).
+   */
+  SBITMAP_PREPARE_TO_WAIT("sbitmap_prepare_to_wait"),
   BIO_WOULDBLOCK_ERROR("bio_wouldblock_error"),
   IO_SETUP_ASYNC_RW("io_setup_async_rw"),
   IO_QUEUE_ASYNC_WORK("io_queue_async_work"),

@@ -229,6 +229,10 @@ public final class PathCosts {
     set(KernelFn.TRY_TO_WAKE_UP, 3 * atomic + 2 * l2);
     set(KernelFn.BLK_MQ_GET_TAG_FAILED, call + SBITMAP_MIN_WORDS * l2);
     set(KernelFn.BIO_WOULDBLOCK_ERROR, call);
+    // sbitmap_prepare_to_wait: the wait queue's spinlock with interrupts saved, the entry added,
+    // ws_active counted (two atomics, the irq toggle, a load); finish_wait after the wake is in the
+    // woken path's tag get.
+    set(KernelFn.SBITMAP_PREPARE_TO_WAIT, call + 2 * atomic + irq + l1);
     set(
         KernelFn.IO_SETUP_ASYNC_RW,
         call + 2 * l2 + 2 * steps.get(KernelFn.KMEM_CACHE_ALLOC).ps() / 1000.0);

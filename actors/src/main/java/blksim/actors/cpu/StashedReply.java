@@ -1,0 +1,30 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
+import blksim.actors.engine.SimMessage;
+
+/** A reply to the thread that waited for an interrupt to end: the same, at the later time. */
+final class StashedReply {
+  private StashedReply() {}
+
+  /** The same reply, handled later: after the interrupt that came first. */
+  static SimMessage at(SimMessage m, long t) {
+    if (m instanceof BioSetCache.Allocated b) {
+      return new BioSetCache.Allocated(t, b.bios());
+    }
+    if (m instanceof BlockDevice.Submitted b) {
+      return new BlockDevice.Submitted(t, b.count(), b.ended(), b.wouldBlock());
+    }
+    if (m instanceof BlockDevice.Polled p) {
+      return new BlockDevice.Polled(t, p.ended());
+    }
+    if (m instanceof BioSetCache.Put) {
+      return new BioSetCache.Put(t);
+    }
+    if (m instanceof Cpu.Resume) {
+      return new Cpu.Resume(t);
+    }
+    throw new IllegalStateException("not a reply to the thread: " + m);
+  }
+}

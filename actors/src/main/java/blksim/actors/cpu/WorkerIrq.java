@@ -1,0 +1,83 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
+import blksim.actors.engine.Charger;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimRef;
+import blksim.actors.nullblk.NullBlkDevice;
+import blksim.queues.bio.Bio;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.uring.IoKiocb;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A hard interrupt on an io-wq worker's CPU: the null_blk timers (irqmode=2) of the requests the
+ * worker queued fire there, as {@code hrtimer_start} arms them on the CPU that runs {@code
+ * queue_rq}. Each bio's {@code bi_end_io} ({@code io_complete_rw}) queues task_work for the
+ * submitter, whose ring the request is of ({@link Cpu.CompletedElsewhere}); the bios go back to
+ * their bio_set from interrupt context.
+ *
+ * <p>Each method returns the time the interrupt ends, or -1 while a call of it is out.
+ */
+final class WorkerIrq {
+  private final int index;
+  private final Charger charger;
+  private final SimRef<BioSetCache.Command> bioset;
+  private final SimRef<BioSetCache.Reply> biosetReplies;
+  private final SimRef<NullBlkDevice.Interrupt> interrupts;
+  private final TimerGroups groups = new TimerGroups();
+  private SimRef<Cpu.Command> owner;
+
+  WorkerIrq(
+      int index,
+      Charger charger,
+      SimRef<BioSetCache.Command> bioset,
+      SimRef<BioSetCache.Reply> biosetReplies,
+      SimRef<NullBlkDevice.Interrupt> interrupts) {
+    this.index = index;
+    this.charger = charger;
+    this.bioset = bioset;
+    this.biosetReplies = biosetReplies;
+    this.interrupts = interrupts;
+  }
+
+  void owner(SimRef<Cpu.Command> owner) {
+    this.owner = owner;
+  }
+
+  /** The interrupt begins at {@code t}: entry and hrtimer_interrupt, then the expired timers. */
+  long start(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
+    t += charger.charge(index, CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
+    return more(t, fired, out);
+  }
+
+  /** More expired timers, in the interrupt that runs. */
+  long more(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
+    groups.add(fired);
+    return next(t, out);
+  }
+
+  private long next(long t, Outbox out) {
+    return groups.sendNext(t, new NullBlkDevice.Exec(index, CpuTime.IRQ, interrupts), out) ? -1 : t;
+  }
+
+  /** bio_endio of each bio: task_work for the submitter; bio_put. */
+  long onIrqEnded(BlockDevice.IrqEnded m, Outbox out) {
+    groups.ended();
+    long t = m.atPs();
+    List<Cpu.Completion> done = new ArrayList<>(m.ended().size());
+    for (Bio bio : m.ended()) {
+      t += charger.charge(index, CpuTime.IRQ, CpuPaths.IRQ_END_PATH, 1);
+      done.add(new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio)));
+    }
+    out.send(owner, new Cpu.CompletedElsewhere(t, done));
+    out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.IRQ, m.ended(), biosetReplies));
+    return -1;
+  }
+
+  long onBiosPut(long t, Outbox out) {
+    return next(t, out);
+  }
+}

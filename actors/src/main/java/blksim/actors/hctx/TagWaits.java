@@ -1,0 +1,81 @@
+package blksim.actors.hctx;
+
+import blksim.actors.block.BlockDevice;
+import blksim.queues.bio.Bio;
+import blksim.queues.uring.IoKiocb;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A hardware queue's tag wait queue ({@code struct sbq_wait_state}, lib/sbitmap.c 5.16): the tasks
+ * that found no tag without REQ_NOWAIT sleep on it, and every {@code wake_batch} tags freed while
+ * someone waits wake up to {@code wake_batch} of them ({@code sbitmap_queue_wake_up}: {@code
+ * wait_cnt} counts down, then {@code wake_up_nr}). The kernel spreads waiters over 8 wait queues
+ * and wakes one queue at a time; with as many waiters as io-wq workers blksim runs (one per thread)
+ * one queue is the same.
+ */
+final class TagWaits {
+  /** {@code SBQ_WAIT_QUEUES}. */
+  static final int SBQ_WAIT_QUEUES = 8;
+
+  /** {@code SBQ_WAKE_BATCH}. */
+  static final int SBQ_WAKE_BATCH = 8;
+
+  /** A task asleep for a tag, and the submission it goes on with when woken. */
+  record Sleeper(BlockDevice.Call call, List<Bio> bios, long sleptAtPs) {}
+
+  private final int wakeBatch;
+  private final ArrayDeque<Sleeper> asleep = new ArrayDeque<>();
+  private int waitCnt;
+
+  /**
+   * @param depth the queue's tags
+   */
+  TagWaits(int depth) {
+    // sbq_calc_wake_batch
+    this.wakeBatch = Math.max(1, Math.min(SBQ_WAKE_BATCH, depth / SBQ_WAIT_QUEUES));
+    this.waitCnt = wakeBatch;
+  }
+
+  /**
+   * Whether a bio that found no tag sleeps for one: io-wq's issue of an io_uring read, which has
+   * neither REQ_NOWAIT nor REQ_POLLED ({@code bio_set_polled} sets REQ_NOWAIT for async polled
+   * I/O). Others end with BLK_STS_AGAIN.
+   */
+  boolean blocks(Bio bio) {
+    return !bio.nowait() && !bio.polled() && bio.owner() instanceof IoKiocb;
+  }
+
+  void sleep(BlockDevice.Call call, List<Bio> bios, long atPs) {
+    if (bios.size() != 1) {
+      throw new IllegalStateException("a blocking submission of " + bios.size() + " bios");
+    }
+    if (asleep.isEmpty()) {
+      waitCnt = wakeBatch;
+    }
+    asleep.addLast(new Sleeper(call, List.copyOf(bios), atPs));
+  }
+
+  /** {@code freed} tags went back: the sleepers this wakes, in the order they slept. */
+  List<Sleeper> freed(int freed) {
+    if (asleep.isEmpty() || freed == 0) {
+      return List.of();
+    }
+    List<Sleeper> woken = new ArrayList<>();
+    for (int i = 0; i < freed && !asleep.isEmpty(); i++) {
+      if (--waitCnt <= 0) {
+        waitCnt = wakeBatch;
+        for (int w = 0; w < wakeBatch && !asleep.isEmpty(); w++) {
+          woken.add(asleep.pollFirst());
+        }
+      }
+    }
+    return woken;
+  }
+
+  /** Tasks asleep now. */
+  int asleep() {
+    return asleep.size();
+  }
+}
