@@ -1,6 +1,7 @@
 package blksim.loadgen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -48,6 +49,37 @@ class CommandTest {
             .get(lines.size() - 2)
             .matches("wall \\d+\\.\\d\\d s, .* simulated I/Os per wall second"),
         lines.get(lines.size() - 2));
+  }
+
+  @Test
+  void theModelLineShouldSayWhatOneHardwareQueueWouldRunThatIsNotModelled() {
+    Blksim one =
+        Blksim.run(
+            "io_uring",
+            "-d8",
+            "-r1",
+            "--set",
+            "run.runtime=50us",
+            "--kernel",
+            "5.15",
+            "/dev/nullb0");
+    assertEquals(0, one.status(), one.err());
+    assertTrue(one.out().contains("the kernel would run mq-deadline: not modelled"), one.out());
+    assertTrue(one.out().contains("ends requests in BLOCK_SOFTIRQ: modelled inline"), one.out());
+    Blksim noSched =
+        Blksim.run(
+            "io_uring",
+            "-d8",
+            "--set",
+            "run.runtime=50us",
+            "--kernel",
+            "5.15",
+            "--null-blk",
+            "no_sched=1 irqmode=0",
+            "/dev/nullb0");
+    assertFalse(noSched.out().contains("mq-deadline"), noSched.out());
+    assertFalse(noSched.out().contains("BLOCK_SOFTIRQ"), noSched.out());
+    assertFalse(Blksim.run(SHORT).out().contains("mq-deadline"), "two queues: none is the default");
   }
 
   @Test

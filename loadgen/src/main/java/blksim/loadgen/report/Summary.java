@@ -3,6 +3,7 @@ package blksim.loadgen.report;
 import blksim.actors.topology.RunResult;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
+import blksim.config.NullBlkSettings;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.time.VirtualTime;
 import java.io.PrintStream;
@@ -301,13 +302,26 @@ public final class Summary {
 
   private static String nullBlk(BlksimSettings s) {
     var n = s.nullBlk();
+    int cpus = s.cpu().count();
+    int queues =
+        Math.min(n.submitQueues(), cpus)
+            + (s.kernel().nullBlkPoll() ? Math.min(n.pollQueues(), cpus) : 0);
     return String.format(
         Locale.ROOT,
-        "submit_queues=%d %s hw_queue_depth=%d irqmode=%d",
+        "submit_queues=%d %s hw_queue_depth=%d irqmode=%d%s",
         n.submitQueues(),
         s.kernel().nullBlkPoll() ? "poll_queues=" + n.pollQueues() : "no poll queues (before 5.16)",
         n.hwQueueDepth(),
-        n.irqmode().ordinal());
+        n.irqmode().ordinal(),
+        // elevator_get_default: one hardware queue gets mq-deadline unless no_sched=1; and
+        // blk_mq_complete_request_remote raises BLOCK_SOFTIRQ for irqmode=1 on one queue
+        (queues == 1 && !n.noSched()
+                ? "; one hardware queue, so the kernel would run mq-deadline: not modelled, blksim"
+                    + " runs none (no_sched=1)"
+                : "")
+            + (queues == 1 && n.irqmode() == NullBlkSettings.IrqMode.SOFTIRQ
+                ? "; irqmode=1 on one hardware queue ends requests in BLOCK_SOFTIRQ: modelled inline"
+                : ""));
   }
 
   private static String seconds(long ns) {
