@@ -15,8 +15,14 @@ import java.util.Set;
  *     the start and end of each request (QUEUE_FLAG_IO_STAT, on by default)
  * @param nomerges {@code /sys/block/<dev>/queue/nomerges}: 0 every merge, 1 no extended merges
  *     (QUEUE_FLAG_NOXMERGES: the plug's one-hit merge stays), 2 none (QUEUE_FLAG_NOMERGES)
+ * @param scheduler {@code /sys/block/<dev>/queue/scheduler}: "" for the kernel's default ({@code
+ *     elevator_get_default}), or the one written there
  */
-public record KernelSettings(String preset, Set<Patch> patches, boolean iostats, int nomerges) {
+public record KernelSettings(
+    String preset, Set<Patch> patches, boolean iostats, int nomerges, String scheduler) {
+
+  /** The I/O schedulers a queue may be given ({@code elv_list} of a 5.16-6.1 kernel). */
+  public static final Set<String> SCHEDULERS = Set.of("none", "mq-deadline", "kyber", "bfq");
 
   /** What 5.16 changed on the path, as modelled: seed 000's two applied patches and the rest. */
   private static final Set<Patch> V5_16 =
@@ -71,7 +77,7 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats,
 
   /** With the kernel's default, every merge. */
   public KernelSettings(String preset, Set<Patch> patches, boolean iostats) {
-    this(preset, patches, iostats, 0);
+    this(preset, patches, iostats, 0, "");
   }
 
   public KernelSettings {
@@ -135,7 +141,19 @@ public record KernelSettings(String preset, Set<Patch> patches, boolean iostats,
         patches.add(Patch.of(n));
       }
     }
+    String scheduler = r.string("blksim.queue.scheduler");
+    if (!scheduler.isEmpty() && !SCHEDULERS.contains(scheduler)) {
+      throw new ConfigError(
+          "blksim.queue.scheduler = "
+              + scheduler
+              + " is not an I/O scheduler: accepted \"\" (the kernel's default), "
+              + String.join(", ", new java.util.TreeSet<>(SCHEDULERS)));
+    }
     return new KernelSettings(
-        preset, patches, r.bool("blksim.queue.iostats"), r.intIn("blksim.queue.nomerges", 0, 2));
+        preset,
+        patches,
+        r.bool("blksim.queue.iostats"),
+        r.intIn("blksim.queue.nomerges", 0, 2),
+        scheduler);
   }
 }

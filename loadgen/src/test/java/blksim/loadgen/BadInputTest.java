@@ -60,6 +60,8 @@ class BadInputTest {
         "io_uring -d32 --set run.seed=2^64 /dev/nullb0           | Reserved character '^'",
         "io_uring -d32 --set run.runtime=10 /dev/nullb0          | '10' has no unit",
         "io_uring -d32 --set queue.nomerges=3 /dev/nullb0        | nomerges = '3' is out of range: accepted 0 to 2",
+        "io_uring -d32 --set queue.scheduler=mq-deadline /dev/nullb0 | queue.scheduler = mq-deadline: an I/O scheduler (blksim runs none) is not modelled yet",
+        "io_uring -d32 --set queue.scheduler=cfq /dev/nullb0     | cfq is not an I/O scheduler: accepted \"\" (the kernel's default), bfq, kyber, mq-deadline, none",
         "io_uring -d32 --patch no-turbo /dev/nullb0              | unknown patch turbo: accepted bdev-cache-in-file",
         "io_uring -d32 --set profiles.begunkov-2021.facts.clock-ghz=1e-300 /dev/nullb0 | accepted 0.1 to 20 GHz",
         "io_uring -d32 --set profiles.begunkov-2021.scale=1e300 /dev/nullb0 | accepted 0.001 to 100",

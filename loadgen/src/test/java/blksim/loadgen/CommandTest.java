@@ -80,6 +80,18 @@ class CommandTest {
     assertFalse(noSched.out().contains("mq-deadline"), noSched.out());
     assertFalse(noSched.out().contains("BLOCK_SOFTIRQ"), noSched.out());
     assertFalse(Blksim.run(SHORT).out().contains("mq-deadline"), "two queues: none is the default");
+    Blksim none =
+        Blksim.run(
+            "io_uring",
+            "-d8",
+            "--set",
+            "run.runtime=50us",
+            "--kernel",
+            "5.15",
+            "--set",
+            "queue.scheduler=none",
+            "/dev/nullb0");
+    assertFalse(none.out().contains("mq-deadline"), "echo none > scheduler: what blksim runs");
   }
 
   @Test

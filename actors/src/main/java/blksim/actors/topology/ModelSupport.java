@@ -47,6 +47,10 @@ final class ModelSupport {
     unsupported(!u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
     unsupported(u.nop(), "-N1: IORING_OP_NOP requests");
     unsupported(u.aio(), "-a1: legacy libaio");
+    String elevator = s.kernel().scheduler();
+    unsupported(
+        !elevator.isEmpty() && !elevator.equals("none"),
+        "queue.scheduler = " + elevator + ": an I/O scheduler (blksim runs none)");
     unsupported(u.syncIo(), "-S1: synchronous preadv2");
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
     if (n.requeue().probability() == 100

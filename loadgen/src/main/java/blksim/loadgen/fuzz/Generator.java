@@ -268,6 +268,9 @@ public final class Generator {
       if (r.nextInt(100) < 25) {
         opts.add(new Opt("set:queue.nomerges", String.valueOf(r.nextInt(3))));
       }
+      if (r.nextInt(100) < 5) {
+        opts.add(new Opt("set:queue.scheduler", r.nextBoolean() ? "none" : "mq-deadline"));
+      }
       if (r.nextInt(100) < 15) {
         opts.add(new Opt("set:bioset.percpu-cache", String.valueOf(r.nextBoolean())));
       }

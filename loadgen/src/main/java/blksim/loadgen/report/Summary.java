@@ -315,7 +315,7 @@ public final class Summary {
         n.irqmode().ordinal(),
         // elevator_get_default: one hardware queue gets mq-deadline unless no_sched=1; and
         // blk_mq_complete_request_remote raises BLOCK_SOFTIRQ for irqmode=1 on one queue
-        (queues == 1 && !n.noSched()
+        (queues == 1 && !n.noSched() && s.kernel().scheduler().isEmpty()
                 ? "; one hardware queue, so the kernel would run mq-deadline: not modelled, blksim"
                     + " runs none (no_sched=1)"
                 : "")
