@@ -33,7 +33,14 @@ public record KernelSettings(
           Patch.RSRC_REF_CACHE,
           Patch.DRIVER_TAG_INLINE,
           Patch.BIO_TRACKED_RQ_QOS,
-          Patch.BIO_IOV_BVEC_SET);
+          Patch.BIO_IOV_BVEC_SET,
+          Patch.BIO_ADVANCE_SKIP,
+          Patch.UPDATE_REQUEST_IN_BLK_MQ,
+          Patch.STATUS_ERRNO_SKIP,
+          Patch.RQF_ELV,
+          Patch.RQ_CTX_INIT_NO_ELV,
+          Patch.REMOVE_CTX_COUNTERS,
+          Patch.REMOVE_HCTX_COUNTERS);
 
   private static final Set<Patch> V5_17 = with(V5_16, Patch.NULL_POLL_BATCH);
 

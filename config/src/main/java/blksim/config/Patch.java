@@ -93,7 +93,46 @@ public enum Patch {
    * buffer's bvec is set on the bio ({@code bio_iov_bvec_set}) without {@code
    * bio_iov_iter_get_pages} and {@code iov_iter_advance}.
    */
-  BIO_IOV_BVEC_SET("bio-iov-bvec-set");
+  BIO_IOV_BVEC_SET("bio-iov-bvec-set"),
+  /**
+   * "block: don't bother iter advancing a fully done bio" (Jens Axboe, 5.16, commit d4aa57a1cac3):
+   * a request's completion sets a bio's remaining size to 0 instead of calling {@code
+   * __bio_advance}.
+   */
+  BIO_ADVANCE_SKIP("bio-advance-skip"),
+  /**
+   * "block: move update request helpers into blk-mq.c" (5.16, commit 9be3e06fb75a): {@code
+   * blk_update_request} in blk-mq.c, no longer an out-of-line call for each completion.
+   */
+  UPDATE_REQUEST_IN_BLK_MQ("update-request-in-blk-mq"),
+  /**
+   * "block: don't call blk_status_to_errno in blk_update_request" (Christoph Hellwig, 5.16, commit
+   * 8a7d267b4a2c): no call for a successful request.
+   */
+  STATUS_ERRNO_SKIP("status-errno-skip"),
+  /**
+   * "block: store elevator state in request" (Jens Axboe, 5.16, commit 2ff0682da6e0): RQF_ELV, so
+   * that the request's set-up, its submission, its issue and its free test the request's flags
+   * instead of loading {@code rq->q->elevator}.
+   */
+  RQF_ELV("rqf-elv"),
+  /**
+   * Pavel Begunkov's {@code blk_mq_rq_ctx_init} patches (5.16, commits 4f266f2be822, 605f784e4f5f,
+   * 128459062bc9): without an elevator the hash and rb-node of a request are not initialised, and
+   * the queue, context and hctx are not loaded again.
+   */
+  RQ_CTX_INIT_NO_ELV("rq-ctx-init-no-elv"),
+  /**
+   * "block: remove debugfs blk_mq_ctx dispatched/merged/completed attributes" (Jens Axboe, 5.16,
+   * commit 9a14d6ce4135): no software-queue counter at a request's allocation and its free.
+   */
+  REMOVE_CTX_COUNTERS("remove-ctx-counters"),
+  /**
+   * "block: remove some blk_mq_hw_ctx debugfs entries" (Jens Axboe, 5.16, commit afd7de03c526): no
+   * {@code hctx->queued} per request, {@code hctx->dispatched[]} per dispatch, and no poll counters
+   * ({@code poll_considered}, {@code poll_invoked}, {@code poll_success}) per poll.
+   */
+  REMOVE_HCTX_COUNTERS("remove-hctx-counters");
 
   private final String key;
 

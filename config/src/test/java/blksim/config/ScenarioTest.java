@@ -186,7 +186,14 @@ class ScenarioTest {
             Patch.RSRC_REF_CACHE,
             Patch.DRIVER_TAG_INLINE,
             Patch.BIO_TRACKED_RQ_QOS,
-            Patch.BIO_IOV_BVEC_SET),
+            Patch.BIO_IOV_BVEC_SET,
+            Patch.BIO_ADVANCE_SKIP,
+            Patch.UPDATE_REQUEST_IN_BLK_MQ,
+            Patch.STATUS_ERRNO_SKIP,
+            Patch.RQF_ELV,
+            Patch.RQ_CTX_INIT_NO_ELV,
+            Patch.REMOVE_CTX_COUNTERS,
+            Patch.REMOVE_HCTX_COUNTERS),
         k516.patches());
     KernelSettings more =
         new Scenario()
@@ -194,7 +201,7 @@ class ScenarioTest {
             .addPatches(java.util.List.of("bio-init-compound", "no-plug-batch-alloc"))
             .settings()
             .kernel();
-    assertEquals(7, more.patches().size());
+    assertEquals(14, more.patches().size());
     assertTrue(more.has(Patch.BIO_INIT_COMPOUND) && !more.has(Patch.PLUG_BATCH_ALLOC));
     KernelSettings k517 = new Scenario().set("kernel.preset=5.17").settings().kernel();
     assertTrue(k517.has(Patch.NULL_POLL_BATCH) && !k516.has(Patch.NULL_POLL_BATCH));

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
  * range the project set for it. A change that moves one must say why in its commit.
  *
  * <p>Last moved by the 5.16-5.17 changes on the 5.18 path (docs/kernel.md section 8), which seed
- * 002 runs: its profile's one scale was calibrated again to the 900K (1.94 to 2.035), and its
- * prediction moved from +4.15 % to +4.36 %, since its patches now save from a cheaper path. The
+ * 002 runs: its profile's one scale was calibrated again to the 900K (1.94 to 2.075), and its
+ * prediction moved from +4.15 % to +4.45 %, since its patches now save from a cheaper path. The
  * seeds run without a preset moved by a batch of 32 I/Os or none: the IOPOLL ring's completion
  * (io_iopoll_complete) and the tag's get and free became functions of their own, with streams of
  * their own for per-call variation, at the same mean costs. Before that, per-call variation (cv
@@ -98,14 +98,14 @@ class SeedFiguresTest {
                 "--patch",
                 "dm-clone-percpu-cache,dm-io-bioset-percpu-cache,dm-percpu-cache-only-if-poll"));
     assertEquals(5, v.length);
-    assertEquals(900_480, v[0], "baseline");
+    assertEquals(900_800, v[0], "baseline");
     assertTrue(Math.abs(v[0] - 900_000) <= 27_000, "baseline calibrated to 900K +- 3 %");
     for (int i = 1; i <= 3; i++) {
       assertEquals(v[0], v[i], "each patch alone leaves the clone's allocation as it was");
     }
     // The gain is withheld from the project: B is blksim's prediction, pinned, not checked
     // against a range; only its sign follows from the patches removing work.
-    assertEquals(939_760, v[4], "all three: the prediction");
+    assertEquals(940_880, v[4], "all three: the prediction");
     assertTrue(v[4] > v[0], "the clone cache removes work");
   }
 

@@ -162,7 +162,10 @@ class BooksOnPurposeTest {
             460,
             DM,
             "cpu.count=3",
-            "kernel.patches=[no-io-uring-rsrc-ref-cache,no-null-poll-batch,no-driver-tag-inline,no-bio-tracked-rq-qos]",
+            "kernel.patches=[no-io-uring-rsrc-ref-cache, no-null-poll-batch, no-driver-tag-inline,"
+                + " no-bio-tracked-rq-qos, no-bio-advance-skip, no-update-request-in-blk-mq,"
+                + " no-status-errno-skip, no-rqf-elv, no-rq-ctx-init-no-elv, no-remove-ctx-counters,"
+                + " no-remove-hctx-counters]",
             "dm.suspend=[\"dm-0 at 200us for 200us\"]"),
         "cpu2-dmsetup-dm-0: suspends vs resumes");
   }

@@ -134,6 +134,7 @@ public final class PathCosts {
     split(KernelFn.BLK_MQ_ALLOC_REQUESTS, KernelFn.SBITMAP_QUEUE_GET, call + atomic);
     split(KernelFn.BIO_QUEUE_ENTER, KernelFn.BLK_QUEUE_EXIT, ns(KernelFn.BIO_QUEUE_ENTER) / 3);
     split(KernelFn.BLK_MQ_END_REQUEST, KernelFn.BLK_MQ_FREE_REQUEST, call + atomic + l1);
+    VersionChanges.priceEarly(this, k, call, l1, f.ns(f.storeCycles()));
     // plug-batch-alloc: one call for the plug's tags, one cmpxchg loop on the word, and
     // percpu_ref_get_many of the queue references (a per-CPU add), whether the batch fits or not.
     set(KernelFn.SBITMAP_QUEUE_GET_BATCH, call + atomic + f.ns(PART_STAT_CYCLES));
@@ -157,31 +158,10 @@ public final class PathCosts {
         call + 2 * l1 + 4 * store1 + (iostats ? l1 + f.ns(PART_STAT_CYCLES) : 0));
     set(KernelFn.BLK_MQ_SCHED_BIO_MERGE, call + 2 * l1);
     set(KernelFn.BLK_UPDATE_REQUEST, call + 2 * l1 + store1);
-    if (k.has(Patch.RSRC_REF_CACHE)) {
-      // a percpu_ref_get at submission and a percpu_ref_put at completion (each a per-CPU add
-      // between the two out-of-line RCU calls) become a decrement and an increment of a count
-      double percpuRef = 2 * call + f.ns(PART_STAT_CYCLES);
-      double counter = l1 + f.ns(f.storeCycles());
-      reduce(KernelFn.IO_SUBMIT_SQES, percpuRef - counter);
-      reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, percpuRef - counter);
-    }
+    VersionChanges.priceLater(
+        this, k, knobs, call, l1, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES));
     // The IOPOLL ring's completions do the work of __io_submit_flush_completions (row 18).
     set(KernelFn.IO_IOPOLL_COMPLETE, ns(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS));
-    // bio-iov-bvec-set: Pavel Begunkov's profile at ~4.25 MIOPS (docs/costs.md 2.7) has
-    // bio_iov_iter_get_pages 1.75 % and iov_iter_advance 0.90 % before, the bvec set alone 0.91 %
-    // after: row 7 (the two together) times 0.91 / 2.65.
-    boolean bvecSet = k.has(Patch.BIO_IOV_BVEC_SET) && knobs.fixedBuffers();
-    set(KernelFn.BIO_IOV_BVEC_SET, bvecSet ? ns(KernelFn.BIO_IOV_ITER_GET_PAGES) * 0.91 / 2.65 : 0);
-    if (bvecSet) {
-      set(KernelFn.BIO_IOV_ITER_GET_PAGES, 0);
-    }
-    if (k.has(Patch.DRIVER_TAG_INLINE)) {
-      reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, call);
-    }
-    if (k.has(Patch.BIO_TRACKED_RQ_QOS)) {
-      // rq_qos_done_bio(bio->bi_bdev->bd_disk->queue): three dependent loads of hot lines
-      reduce(KernelFn.BLKDEV_BIO_END_IO_ASYNC, 3 * l1);
-    }
     set(KernelFn.SYSCALL, f.syscallNs());
     set(KernelFn.FDGET_FDPUT, knobs.registeredRing() ? 0 : p.scaledNs("fdget_fdput"));
     set(KernelFn.FGET_FPUT, knobs.fixedFiles() ? 0 : 2 * atomic);
@@ -361,7 +341,7 @@ public final class PathCosts {
     return slabListHoldPs;
   }
 
-  private void set(KernelFn fn, double ns) {
+  void set(KernelFn fn, double ns) {
     steps.put(fn, new CostStep(fn, ps(ns)));
   }
 
@@ -373,11 +353,11 @@ public final class PathCosts {
   }
 
   /** Takes {@code ns} off {@code fn}'s cost, down to 0 at most. */
-  private void reduce(KernelFn fn, double ns) {
+  void reduce(KernelFn fn, double ns) {
     set(fn, Math.max(0, ns(fn) - ns));
   }
 
-  private double ns(KernelFn fn) {
+  double ns(KernelFn fn) {
     return steps.get(fn).ps() / 1000.0;
   }
 

@@ -127,4 +127,39 @@ class PathCostsTest {
     assertEquals(5.0, c.step(KernelFn.BIO_INIT).ps() / 1000.0, 1e-9);
     assertEquals(45.0, c.step(KernelFn.SYSCALL).ps() / 1000.0, 1e-9);
   }
+
+  @Test
+  void the516BlockChangesShouldEachTakeOffWhatTheirCommitRemoves() {
+    // call 1.25, L1 1.25, store 0.25 ns on the reference box
+    double end = ns(Set.of(), KernelFn.BLK_MQ_END_REQUEST);
+    double alloc = ns(Set.of(), KernelFn.BLK_MQ_ALLOC_REQUESTS);
+    double free = ns(Set.of(), KernelFn.BLK_MQ_FREE_REQUEST);
+    double poll = ns(Set.of(), KernelFn.IO_DO_IOPOLL);
+    assertEquals(
+        end - 1.25, ns(EnumSet.of(Patch.BIO_ADVANCE_SKIP), KernelFn.BLK_MQ_END_REQUEST), 1e-3);
+    assertEquals(
+        end - 3 * 1.25,
+        ns(
+            EnumSet.of(
+                Patch.BIO_ADVANCE_SKIP, Patch.UPDATE_REQUEST_IN_BLK_MQ, Patch.STATUS_ERRNO_SKIP),
+            KernelFn.BLK_MQ_END_REQUEST),
+        1e-3,
+        "three calls fewer per completion");
+    assertEquals(alloc - 1.25, ns(EnumSet.of(Patch.RQF_ELV), KernelFn.BLK_MQ_ALLOC_REQUESTS), 1e-3);
+    assertEquals(free - 1.25, ns(EnumSet.of(Patch.RQF_ELV), KernelFn.BLK_MQ_FREE_REQUEST), 1e-3);
+    assertEquals(
+        alloc - (3 * 0.25 + 2 * 1.25),
+        ns(EnumSet.of(Patch.RQ_CTX_INIT_NO_ELV), KernelFn.BLK_MQ_ALLOC_REQUESTS),
+        1e-3,
+        "two node inits (three stores) and two reloads");
+    assertEquals(
+        free - 1.5, ns(EnumSet.of(Patch.REMOVE_CTX_COUNTERS), KernelFn.BLK_MQ_FREE_REQUEST), 1e-3);
+    assertEquals(
+        poll - 3 * 1.5, ns(EnumSet.of(Patch.REMOVE_HCTX_COUNTERS), KernelFn.IO_DO_IOPOLL), 1e-3);
+    assertEquals(
+        ns(EnumSet.of(Patch.BIO_ADVANCE_SKIP), KernelFn.BLK_MQ_END_REQUEST),
+        ns(EnumSet.of(Patch.BIO_ADVANCE_SKIP), KernelFn.BLK_MQ_END_REQUEST_BATCH),
+        1e-3,
+        "the batch's per-request part follows");
+  }
 }

@@ -1,0 +1,90 @@
+package blksim.queues.cost;
+
+import blksim.config.KernelSettings;
+import blksim.config.Patch;
+
+/**
+ * What the kernel versions' changes take off the shape's rows, each change a toggle ({@link Patch})
+ * priced from the CPU's facts, or from a profile its author posted (docs/kernel.md section 8).
+ * {@link PathCosts} calls it.
+ */
+final class VersionChanges {
+  private VersionChanges() {}
+
+  /**
+   * The per-request work that seven of 5.16's block changes removed, each priced by what its commit
+   * says it removes (docs/kernel.md section 8): a call, a load of {@code q->elevator}, the stores
+   * of an initialisation, a counter's increment (a load and a store of a hot line).
+   */
+  static void priceEarly(PathCosts c, KernelSettings k, double call, double l1, double store) {
+    double counter = l1 + store;
+    if (k.has(Patch.BIO_ADVANCE_SKIP)) {
+      c.reduce(KernelFn.BLK_MQ_END_REQUEST, call);
+    }
+    if (k.has(Patch.UPDATE_REQUEST_IN_BLK_MQ)) {
+      c.reduce(KernelFn.BLK_MQ_END_REQUEST, call);
+    }
+    if (k.has(Patch.STATUS_ERRNO_SKIP)) {
+      c.reduce(KernelFn.BLK_MQ_END_REQUEST, call);
+    }
+    if (k.has(Patch.RQF_ELV)) {
+      // blk_mq_rq_ctx_init, blk_mq_submit_bio, the issue and blk_mq_free_request
+      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, l1);
+      c.reduce(KernelFn.BLK_MQ_SUBMIT_BIO, l1);
+      c.reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, l1);
+      c.reduce(KernelFn.BLK_MQ_FREE_REQUEST, l1);
+    }
+    if (k.has(Patch.RQ_CTX_INIT_NO_ELV)) {
+      // INIT_HLIST_NODE(&rq->hash) and RB_CLEAR_NODE(&rq->rb_node), and q/ctx/hctx loaded again
+      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, 3 * store + 2 * l1);
+    }
+    if (k.has(Patch.REMOVE_CTX_COUNTERS)) {
+      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, counter);
+      c.reduce(KernelFn.BLK_MQ_FREE_REQUEST, counter);
+    }
+    if (k.has(Patch.REMOVE_HCTX_COUNTERS)) {
+      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, counter);
+      c.reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, counter);
+      c.reduce(KernelFn.IO_DO_IOPOLL, 3 * counter);
+    }
+  }
+
+  /**
+   * The io_uring, driver-tag, BIO_TRACKED and bvec changes of 5.16, priced after the rows are
+   * derived.
+   */
+  static void priceLater(
+      PathCosts c,
+      KernelSettings k,
+      PathCosts.Knobs knobs,
+      double call,
+      double l1,
+      double store,
+      double percpu) {
+    if (k.has(Patch.RSRC_REF_CACHE)) {
+      // a percpu_ref_get at submission and a percpu_ref_put at completion (each a per-CPU add
+      // between the two out-of-line RCU calls) become a decrement and an increment of a count
+      double percpuRef = 2 * call + percpu;
+      double counter = l1 + store;
+      c.reduce(KernelFn.IO_SUBMIT_SQES, percpuRef - counter);
+      c.reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, percpuRef - counter);
+    }
+    // bio-iov-bvec-set: Pavel Begunkov's profile at ~4.25 MIOPS (docs/costs.md 2.7) has
+    // bio_iov_iter_get_pages 1.75 % and iov_iter_advance 0.90 % before, the bvec set alone 0.91 %
+    // after: row 7 (the two together) times 0.91 / 2.65.
+    boolean bvecSet = k.has(Patch.BIO_IOV_BVEC_SET) && knobs.fixedBuffers();
+    c.set(
+        KernelFn.BIO_IOV_BVEC_SET,
+        bvecSet ? c.ns(KernelFn.BIO_IOV_ITER_GET_PAGES) * 0.91 / 2.65 : 0);
+    if (bvecSet) {
+      c.set(KernelFn.BIO_IOV_ITER_GET_PAGES, 0);
+    }
+    if (k.has(Patch.DRIVER_TAG_INLINE)) {
+      c.reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, call);
+    }
+    if (k.has(Patch.BIO_TRACKED_RQ_QOS)) {
+      // rq_qos_done_bio(bio->bi_bdev->bd_disk->queue): three dependent loads of hot lines
+      c.reduce(KernelFn.BLKDEV_BIO_END_IO_ASYNC, 3 * l1);
+    }
+  }
+}
