@@ -52,6 +52,19 @@ class CommandTest {
   }
 
   @Test
+  void nopsShouldRunWithoutAFileAndPrintNoBandwidth() {
+    // t/io_uring of 2021: -N1 opens no file; its status lines carry no BW
+    Blksim r = Blksim.run("io_uring", "-N1", "-d32", "-s32", "-c32", "--set", "run.runtime=2ms");
+    assertEquals(0, r.status(), r.err());
+    List<String> lines = r.lines();
+    assertTrue(lines.get(3).matches("IOPS=\\d+\\.\\d\\dM, IOS/call=32/32"), lines.get(3));
+    assertTrue(r.out().contains("IORING_OP_NOP (-N1) on a ring without IOPOLL"), r.out());
+    assertFalse(r.out().contains("bandwidth"), r.out());
+    assertTrue(r.out().contains(" io_issue_sqe\n"), r.out());
+    assertFalse(r.out().contains(" io_read\n"), r.out());
+  }
+
+  @Test
   void theModelLineShouldSayWhatOneHardwareQueueWouldRunThatIsNotModelled() {
     Blksim one =
         Blksim.run(

@@ -7,12 +7,14 @@ import java.util.List;
  * What a CPU's path depends on besides costs.
  *
  * @param submitter the index of the t/io_uring thread this CPU runs
- * @param iopoll IORING_SETUP_IOPOLL ({@code -p1}); io_uring then also sets IOCB_ALLOC_CACHE
+ * @param iopoll IORING_SETUP_IOPOLL ({@code -p1}, but not with {@code -N1}); io_uring then also
+ *     sets IOCB_ALLOC_CACHE
  * @param nrVecs vecs each bio needs (0 for a registered buffer, whose bvec the bio uses)
  * @param oDirect the files are open with O_DIRECT ({@code -O1})
  * @param files the disk of each of the submitter's files, by file number
  * @param allocCache IOCB_ALLOC_CACHE: io_uring sets it on IOPOLL rings (5.16), or on every read
  *     (6.2+, patch bio-cache-irq-list)
+ * @param nop {@code -N1}: the thread submits IORING_OP_NOPs, which complete at issue
  */
 public record CpuConfig(
     int submitter,
@@ -20,7 +22,8 @@ public record CpuConfig(
     int nrVecs,
     boolean oDirect,
     List<Disk> files,
-    boolean allocCache) {
+    boolean allocCache,
+    boolean nop) {
 
   public CpuConfig {
     files = List.copyOf(files);

@@ -21,6 +21,14 @@ final class CpuPaths {
     KernelFn.UNATTRIBUTED
   };
 
+  /**
+   * An IORING_OP_NOP ({@code -N1}), per SQE: io_submit_sqes, its issue, and the flush that posts
+   * its CQE at the end of the submission.
+   */
+  static final KernelFn[] NOP_PATH = {
+    KernelFn.IO_SUBMIT_SQES, KernelFn.IO_NOP, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
+  };
+
   /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
   static final KernelFn[] FAILED_SUBMIT_PATH = {
     KernelFn.IO_SUBMIT_SQES, KernelFn.FGET_FPUT, KernelFn.IO_READ, KernelFn.UNATTRIBUTED

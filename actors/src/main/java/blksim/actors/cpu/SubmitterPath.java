@@ -31,7 +31,6 @@ final class SubmitterPath {
   private final ArrayDeque<SubmitGroup> groups = new ArrayDeque<>();
   private long exitedAtPs;
   private long freeAtPs;
-
   private final IoWqOwner iowq;
 
   SubmitterPath(CpuCore c) {
@@ -90,6 +89,10 @@ final class SubmitterPath {
       }
       submitting.add(req);
     }
+    if (c.cfg.nop()) {
+      nops(t, out);
+      return;
+    }
     int n = submitting.size();
     if (n > 0 && c.cfg.iopoll() && !c.cfg.oDirect()) {
       // io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue.
@@ -119,6 +122,15 @@ final class SubmitterPath {
             KernelFn.BIO_ALLOC_KIOCB,
             c.biosetReplies),
         out);
+  }
+
+  /** io_submit_sqes of nops: each completes at issue; io_submit_state_end's flush posts CQEs. */
+  private void nops(long t, Outbox out) {
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.NOP_PATH, submitting.size());
+    submitting.forEach(req -> c.ring.completeInline(req, 0));
+    loop.submitted(submitting.size());
+    submitting.clear();
+    afterSubmit(t, out);
   }
 
   /**
@@ -222,11 +234,7 @@ final class SubmitterPath {
     }
   }
 
-  /**
-   * A completion's task_work was queued while the thread slept: {@code try_to_wake_up}.
-   *
-   * @return whether this woke it (the first time only)
-   */
+  /** Task_work queued while the thread slept: {@code try_to_wake_up}, true the first time. */
   boolean wakeIfSleeping() {
     return loop.wakeIfSleeping();
   }

@@ -44,8 +44,10 @@ final class ModelSupport {
   static Placement check(BlksimSettings s) {
     IoUringSettings u = s.ioUring();
     NullBlkSettings n = s.nullBlk();
-    unsupported(!u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
-    unsupported(u.nop(), "-N1: IORING_OP_NOP requests");
+    // -N1: nops, which read no file, whatever its device; and a ring without IOPOLL
+    boolean reads = !u.nop();
+    unsupported(
+        reads && !u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
     unsupported(u.aio(), "-a1: legacy libaio");
     String elevator = s.kernel().scheduler();
     unsupported(
@@ -72,7 +74,8 @@ final class ModelSupport {
     // or 1 and no fault it ends in queue_rq, before io_do_iopoll looks for it; a timer or a fault
     // would leave the IOPOLL ring spinning until the interrupt, which is not modelled yet.
     unsupported(
-        u.polled()
+        reads
+            && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
             && (n.irqmode() == NullBlkSettings.IrqMode.TIMER
                 || n.timeout().enabled()
@@ -83,7 +86,7 @@ final class ModelSupport {
                 ? "irqmode=2"
                 : "a fault injected (timeout=, requeue=)")
             + ": an IOPOLL ring spinning until the interrupt that ends an unpolled bio");
-    if (u.blockSize() % n.bs() != 0) {
+    if (reads && u.blockSize() % n.bs() != 0) {
       throw new ConfigError(
           "-b "
               + u.blockSize()
@@ -94,7 +97,7 @@ final class ModelSupport {
               + " bytes (the kernel answers EINVAL)");
     }
     unsupported(
-        u.blockSize() > MAX_BLOCK_SIZE,
+        reads && u.blockSize() > MAX_BLOCK_SIZE,
         "-b " + u.blockSize() + ": bios larger than " + MAX_BLOCK_SIZE + " bytes (splitting)");
     for (String f : u.files()) {
       device(f, n.nrDevices(), s.dm().tables().size());
@@ -102,7 +105,8 @@ final class ModelSupport {
     // dm_table_supports_poll needs every device under a table to poll; without it the DM device
     // has no QUEUE_FLAG_POLL, and what DM's requeue then does with unpolled clones is not modelled
     unsupported(
-        u.polled()
+        reads
+            && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
             && u.files().stream().anyMatch(f -> DM.matcher(f).matches()),
         noPollQueues(s) + " under a DM device with -p1 (a DM table on devices that cannot poll)");
@@ -180,7 +184,8 @@ final class ModelSupport {
                     "a DM suspend: each thread's io-wq worker and the dmsetup process")
                 .subList(0, u.threads())
             : List.of();
-    if (most <= tags) {
+    if (most <= tags || u.nop()) {
+      // nops take no tag
       return forSuspend;
     }
     String why =

@@ -69,7 +69,8 @@ public final class Topology {
                 u.registerFiles(),
                 u.fixedBuffers(),
                 pagesPerIo(u),
-                !u.fixedBuffers() && pagesPerIo(u) > s.bioset().bioInlineVecs()),
+                !u.fixedBuffers() && pagesPerIo(u) > s.bioset().bioInlineVecs(),
+                u.nop()),
             s.interference().variation()
                 ? new CallVariation.Spec(
                     s.run().seed(), CallFactors.lognormal(s.interference().cv()))
@@ -191,7 +192,8 @@ public final class Topology {
                   u.registerFiles(),
                   u.vectored(),
                   u.randomIo(),
-                  u.polled()),
+                  u.polled(),
+                  u.nop()),
               sq,
               cq,
               sizes,
@@ -258,13 +260,16 @@ public final class Topology {
   /** What thread {@code t}'s path needs to know: its files' disks among them. */
   private static CpuConfig cpuConfig(BlksimSettings s, int t, List<Disk> files) {
     IoUringSettings u = s.ioUring();
+    // t/io_uring sets up IOPOLL only for reads (polled && !do_nop)
+    boolean iopoll = u.polled() && !u.nop();
     return new CpuConfig(
         t,
-        u.polled(),
+        iopoll,
         u.fixedBuffers() ? 0 : pagesPerIo(u),
         u.oDirect(),
         files,
-        u.polled() || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST));
+        iopoll || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST),
+        u.nop());
   }
 
   /**

@@ -155,7 +155,8 @@ final class Runner {
    */
   static RunReport run(
       BlksimSettings settings, PrintStream out, boolean signals, RunDirectory dir) {
-    StatusPrinter printer = new StatusPrinter(out, settings.ioUring().blockSize());
+    StatusPrinter printer =
+        new StatusPrinter(out, settings.ioUring().blockSize(), settings.ioUring().nop());
     if (dir != null) {
       printer.logTo(dir.intervalLog());
     }

@@ -216,7 +216,9 @@ public final class Generator {
       flag("-R", 15, r.nextInt(2));
       flag("-X", 15, r.nextInt(2));
       flag("-t", 10, r.nextInt(2));
-      for (String rare : List.of("-N", "-a", "-S", "-u", "-V", "-e", "-P")) {
+      // -N1: nops, which run on any device and setup
+      flag("-N", 8, 1);
+      for (String rare : List.of("-a", "-S", "-u", "-V", "-e", "-P")) {
         flag(rare, 3, 1);
       }
     }

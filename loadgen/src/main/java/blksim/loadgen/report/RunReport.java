@@ -69,9 +69,9 @@ public record RunReport(
     return done * VirtualTime.NS_PER_SEC / ranNs();
   }
 
-  /** Bytes per second. */
+  /** Bytes per second; none for nops ({@code -N1}). */
   public long bwBytes() {
-    return iops() * settings.ioUring().blockSize();
+    return settings.ioUring().nop() ? 0 : iops() * settings.ioUring().blockSize();
   }
 
   /**

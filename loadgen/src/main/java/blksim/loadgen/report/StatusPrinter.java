@@ -31,6 +31,7 @@ public final class StatusPrinter implements StatusSink {
 
   private final PrintStream out;
   private final int bs;
+  private final boolean nop;
   private final List<Line> lines = new ArrayList<>();
   private long maxIops;
   private IntervalLog log;
@@ -38,9 +39,13 @@ public final class StatusPrinter implements StatusSink {
   /** Submissions the status lines have counted so far, for a progress display on another thread. */
   private volatile long doneSoFar;
 
-  public StatusPrinter(PrintStream out, int bs) {
+  /**
+   * @param nop {@code -N1}: t/io_uring prints no bandwidth
+   */
+  public StatusPrinter(PrintStream out, int bs, boolean nop) {
     this.out = out;
     this.bs = bs;
+    this.nop = nop;
   }
 
   /** Also logs each interval's latencies to {@code log}. */
@@ -79,7 +84,8 @@ public final class StatusPrinter implements StatusSink {
             rpc,
             ipc,
             iv.doneBySubmitter()));
-    out.println(TIoUringFormat.status(iops, rpc, ipc, bs));
+    out.println(
+        nop ? TIoUringFormat.nopStatus(iops, rpc, ipc) : TIoUringFormat.status(iops, rpc, ipc, bs));
   }
 
   @Override

@@ -40,7 +40,9 @@ public final class Summary {
         "  IOPS        %d (%s), submissions per second of virtual time%n",
         r.iops(),
         TIoUringFormat.iops(r.iops()).substring(5));
-    out.printf(Locale.ROOT, "  bandwidth   %d B/s (%dMiB/s)%n", r.bwBytes(), r.bwBytes() >> 20);
+    if (!u.nop()) {
+      out.printf(Locale.ROOT, "  bandwidth   %d B/s (%dMiB/s)%n", r.bwBytes(), r.bwBytes() >> 20);
+    }
     long calls = res.calls();
     long dropped = res.submitters().stream().mapToLong(RunResult.Submitter::droppedAtExit).sum();
     out.printf(
@@ -291,13 +293,15 @@ public final class Summary {
                     .collect(java.util.stream.Collectors.joining(","));
     return String.format(
         Locale.ROOT,
-        "profile %s, %s%s, iostats %s, per-CPU bio cache %s; null_blk %s",
+        "profile %s, %s%s, iostats %s, per-CPU bio cache %s; %s",
         s.profile().name(),
         s.kernel().preset().isEmpty() ? "" : "kernel " + s.kernel().preset() + ", ",
         patches,
         s.kernel().iostats() ? "on" : "off",
         s.bioset().percpuCache() ? "on" : "off",
-        nullBlk(s));
+        s.ioUring().nop()
+            ? "IORING_OP_NOP (-N1) on a ring without IOPOLL: no file, no block layer"
+            : "null_blk " + nullBlk(s));
   }
 
   private static String nullBlk(BlksimSettings s) {

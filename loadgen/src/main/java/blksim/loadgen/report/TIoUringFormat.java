@@ -70,6 +70,11 @@ public final class TIoUringFormat {
     return iops(iops) + ", BW=" + bw(bandwidthMib(iops, bs)) + ", IOS/call=" + rpc + "/" + ipc;
   }
 
+  /** One status line of {@code -N1}, which prints no bandwidth: {@code IOPS=..., IOS/call=...}. */
+  public static String nopStatus(long iops, long rpc, long ipc) {
+    return iops(iops) + ", IOS/call=" + rpc + "/" + ipc;
+  }
+
   /**
    * t/io_uring's integer MiB/s: {@code iops / (1048576 / bs)}, or {@code iops * (bs / 1048576)}.
    */

@@ -14,6 +14,11 @@ public enum KernelFn implements CostId {
   IO_SUBMIT_SQES("io_submit_sqes"),
   FGET_FPUT("fget_fput"),
   IO_READ("io_read"),
+  /**
+   * An IORING_OP_NOP's issue ({@code t/io_uring -N1}): {@code io_issue_sqe} with {@code io_nop}
+   * inlined, its completion deferred to the flush at the end of {@code io_submit_sqes}.
+   */
+  IO_NOP("io_issue_sqe"),
   BLKDEV_READ_ITER("blkdev_read_iter"),
   BLKDEV_DIRECT_IO("__blkdev_direct_IO", "__blkdev_direct_IO_async"),
   BIO_ALLOC_KIOCB("bio_alloc_kiocb"),

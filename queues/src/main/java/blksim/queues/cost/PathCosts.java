@@ -253,6 +253,7 @@ public final class PathCosts {
     shortLockHoldPs = ps(atomic);
     slabListHoldPs = ps(2 * atomic + 4 * l2);
     tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK, ps(2 * atomic + irq));
+    NopCosts.price(this, p, knobs.nop(), call, l1, f.ns(PART_STAT_CYCLES));
     for (KernelFn fn : KernelFn.values()) {
       if (!steps.containsKey(fn)) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());
@@ -280,16 +281,28 @@ public final class PathCosts {
    * @param fixedBuffers {@code -B1}
    * @param pagesPerIo pages of user memory each I/O pins under {@code -B0}
    * @param bvecAlloc whether a bio needs more vecs than its inline ones (a bvec array from a slab)
+   * @param nop {@code -N1}: the ring's requests are IORING_OP_NOPs
    */
   public record Knobs(
       boolean registeredRing,
       boolean fixedFiles,
       boolean fixedBuffers,
       int pagesPerIo,
-      boolean bvecAlloc) {
-    /** One page an I/O under {@code -B0}, within the bio's inline vecs. */
+      boolean bvecAlloc,
+      boolean nop) {
+    /** One page an I/O under {@code -B0}, within the bio's inline vecs; reads. */
     public Knobs(boolean registeredRing, boolean fixedFiles, boolean fixedBuffers) {
-      this(registeredRing, fixedFiles, fixedBuffers, 1, false);
+      this(registeredRing, fixedFiles, fixedBuffers, 1, false, false);
+    }
+
+    /** Reads. */
+    public Knobs(
+        boolean registeredRing,
+        boolean fixedFiles,
+        boolean fixedBuffers,
+        int pagesPerIo,
+        boolean bvecAlloc) {
+      this(registeredRing, fixedFiles, fixedBuffers, pagesPerIo, bvecAlloc, false);
     }
   }
 

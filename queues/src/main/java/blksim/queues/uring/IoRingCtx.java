@@ -103,6 +103,17 @@ public final class IoRingCtx {
    * @throws InvariantBroken if the request is not in flight
    */
   public void failRequest(IoKiocb req, int res) {
+    completeInline(req, res);
+  }
+
+  /**
+   * A request that completed at issue ({@code io_nop}: {@code __io_req_complete} with {@code
+   * IO_URING_F_COMPLETE_DEFER}): {@code io_submit_flush_completions} posts its CQE at the end of
+   * the submission and recycles it.
+   *
+   * @throws InvariantBroken if the request is not in flight
+   */
+  public void completeInline(IoKiocb req, int res) {
     completeRwIopoll(req, res);
     postCqe(new Cqe(req.sqe().userData(), res, req.sqe().issuedAtPs()));
     req.free();

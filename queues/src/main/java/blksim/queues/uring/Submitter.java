@@ -75,6 +75,7 @@ public final class Submitter {
   private long reaps;
   private boolean finish;
   private final boolean polled;
+  private final boolean nop;
   private final java.util.List<String> fatal = new java.util.ArrayList<>();
 
   /**
@@ -91,6 +92,7 @@ public final class Submitter {
     this.vectored = c.vectored();
     this.randomIo = c.randomIo();
     this.polled = c.polled();
+    this.nop = c.nop();
     this.sq = sq;
     this.cq = cq;
     this.rand = rand;
@@ -110,7 +112,32 @@ public final class Submitter {
       boolean registerFiles,
       boolean vectored,
       boolean randomIo,
-      boolean polled) {}
+      boolean polled,
+      boolean nop) {
+    /** Reads. */
+    public Config(
+        int depth,
+        int batchSubmit,
+        int batchComplete,
+        int bs,
+        boolean fixedBufs,
+        boolean registerFiles,
+        boolean vectored,
+        boolean randomIo,
+        boolean polled) {
+      this(
+          depth,
+          batchSubmit,
+          batchComplete,
+          bs,
+          fixedBufs,
+          registerFiles,
+          vectored,
+          randomIo,
+          polled,
+          false);
+    }
+  }
 
   /** At the head of a pass: how many SQEs to prepare ({@code to_prep}), 0 if none. */
   public int toPrep() {
@@ -169,13 +196,8 @@ public final class Submitter {
   public int reap(long startPs, long perCqePs, LatencyRecorder latency) {
     int reaped = 0;
     for (Cqe cqe = cq.peek(0); cqe != null; cqe = cq.peek(reaped)) {
-      files[(int) (cqe.userData() & 0xffffffffL)].pendingIos--;
-      if (cqe.res() != bs) {
-        // t/io_uring returns before it moves the CQ head or inflight: the CQEs stay in the ring.
-        fatal.add("io: unexpected ret=" + cqe.res());
-        if (polled && cqe.res() == -EOPNOTSUPP) {
-          fatal.add("Your filesystem/driver/kernel doesn't support polled IO");
-        }
+      // -N1: a nop has no file, and its result is not looked at
+      if (!nop && !reapRead(cqe)) {
         return -1;
       }
       reaped++;
@@ -188,6 +210,24 @@ public final class Submitter {
     cq.advance(reaped);
     inflight -= reaped;
     return reaped;
+  }
+
+  /**
+   * A read's CQE: its file's count, its result.
+   *
+   * @return false if the result is not the block size: t/io_uring returns before it moves the CQ
+   *     head or inflight, and the CQEs stay in the ring
+   */
+  private boolean reapRead(Cqe cqe) {
+    files[(int) (cqe.userData() & 0xffffffffL)].pendingIos--;
+    if (cqe.res() == bs) {
+      return true;
+    }
+    fatal.add("io: unexpected ret=" + cqe.res());
+    if (polled && cqe.res() == -EOPNOTSUPP) {
+      fatal.add("Your filesystem/driver/kernel doesn't support polled IO");
+    }
+    return false;
   }
 
   /**
@@ -265,6 +305,10 @@ public final class Submitter {
   }
 
   private Sqe initIo(long issuedAtPs) {
+    if (nop) {
+      // t/io_uring of 2021 (fio 2ac00585, 0862f718): sqe->opcode = IORING_OP_NOP, nothing else
+      return new Sqe(Sqe.IORING_OP_NOP, 0, 0, 0, 0, 0, issuedAtPs);
+    }
     SubmitterFile f = files[0];
     if (files.length > 1) {
       f = files[curFile];

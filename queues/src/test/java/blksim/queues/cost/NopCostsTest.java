@@ -1,0 +1,62 @@
+package blksim.queues.cost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.config.BlksimSettings;
+import blksim.config.ConfigError;
+import blksim.config.CpuProfile;
+import blksim.config.KernelSettings;
+import blksim.config.Scenario;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A nop's functions on the reference box: its 31.25 ns less 192/32 of io_uring_enter, shared out as
+ * the read's rows less what a nop does not run (an L1 load 1.25 ns, a call 1.25 ns, a per-CPU add 1
+ * ns).
+ */
+class NopCostsTest {
+  private static final PathCosts.Knobs NOP = new PathCosts.Knobs(false, true, true, 1, false, true);
+
+  private static double ns(CpuProfile p, KernelFn fn) {
+    return PathCosts.of(p, new KernelSettings("", Set.of(), false), NOP).step(fn).ps() / 1000.0;
+  }
+
+  @Test
+  void aNopsCostShouldBeSharedAsTheReadsRowsLessWhatANopSkips() {
+    CpuProfile ref = BlksimSettings.defaults().profile();
+    double core = 31.25 - (45 + 129 + 18) / 32.0;
+    // prep 6; io_submit_sqes 14 less the file table and slot (2.5) and the rsrc-node get (3.5);
+    // io_issue_sqe's 3.02 of 10.29 % of io_read's 22; the flush 24 less the rsrc-node put; reap 6
+    double issue = 22 * 3.02 / (3.02 + 2.60 + 4.67);
+    double k = core / (6 + 8 + issue + 20.5 + 6);
+    assertEquals(8 * k, ns(ref, KernelFn.IO_SUBMIT_SQES), 1e-3);
+    assertEquals(issue * k, ns(ref, KernelFn.IO_NOP), 1e-3);
+    assertEquals(20.5 * k, ns(ref, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS), 1e-3);
+    assertEquals(6 * k, ns(ref, KernelFn.PREP_MORE_IOS_URING), 1e-3);
+    assertTrue(k > 0.5 && k < 0.6, "a nop runs the rows at about half a read's cost: " + k);
+  }
+
+  @Test
+  void readsShouldKeepTheirRowsAndPayNoIssueOfANop() {
+    CpuProfile ref = BlksimSettings.defaults().profile();
+    PathCosts reads =
+        PathCosts.of(
+            ref, new KernelSettings("", Set.of(), false), new PathCosts.Knobs(true, true, true));
+    assertEquals(0, reads.step(KernelFn.IO_NOP).ps());
+    assertEquals(14_000, reads.step(KernelFn.IO_SUBMIT_SQES).ps());
+  }
+
+  @Test
+  void aNopFigureBelowItsShareOfTheSyscallShouldBeRefusedByName() {
+    CpuProfile cheap =
+        new Scenario()
+            .hocon("blksim.profiles.begunkov-2021.steps.nop = 5", "test")
+            .settings()
+            .profile();
+    ConfigError e = assertThrows(ConfigError.class, () -> ns(cheap, KernelFn.IO_NOP));
+    assertTrue(e.getMessage().contains("steps.nop"), e.getMessage());
+  }
+}
