@@ -65,6 +65,20 @@ class CommandTest {
   }
 
   @Test
+  void syncReadsShouldPrintPreadv2sEngineAndOneReadPerCall() {
+    Blksim r = Blksim.run("io_uring", "-S1", "-b512", "--set", "run.runtime=1ms", "/dev/nullb0");
+    assertEquals(0, r.status(), r.err());
+    List<String> lines = r.lines();
+    assertEquals("Engine=preadv2", lines.get(2));
+    // s->calls++ before each preadv2, s->done++ after: the first interval ends with one out
+    assertTrue(lines.get(3).endsWith("IOS/call=0/0"), lines.get(3));
+    assertTrue(
+        lines.get(4).matches("IOPS=\\d+\\.\\d\\dM, BW=\\d+MiB/s, IOS/call=1/0"), lines.get(4));
+    assertTrue(r.out().contains(" preadv2 calls, "), r.out());
+    assertTrue(r.out().contains(" __blkdev_direct_IO_simple\n"), r.out());
+  }
+
+  @Test
   void theModelLineShouldSayWhatOneHardwareQueueWouldRunThatIsNotModelled() {
     Blksim one =
         Blksim.run(

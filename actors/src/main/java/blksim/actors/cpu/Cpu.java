@@ -381,6 +381,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         pendingIrqs.isEmpty() && pendingTicks.isEmpty() && !inIrq,
         name() + ": an interrupt was left unhandled");
     core.ring.audit(books, name());
+    if (core.cfg.syncIo()) {
+      thread.auditSync(books, name());
+      return;
+    }
     books.checkEqual(
         core.ring.submitted(),
         core.sub.done() + core.sub.acceptedInHungCall(),

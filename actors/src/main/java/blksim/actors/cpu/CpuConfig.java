@@ -15,6 +15,8 @@ import java.util.List;
  * @param allocCache IOCB_ALLOC_CACHE: io_uring sets it on IOPOLL rings (5.16), or on every read
  *     (6.2+, patch bio-cache-irq-list)
  * @param nop {@code -N1}: the thread submits IORING_OP_NOPs, which complete at issue
+ * @param syncIo {@code -S1}: the thread reads with preadv2, no ring
+ * @param hipri {@code -p1} as preadv2's RWF_HIPRI (a sync read polls its own bio)
  */
 public record CpuConfig(
     int submitter,
@@ -23,7 +25,9 @@ public record CpuConfig(
     boolean oDirect,
     List<Disk> files,
     boolean allocCache,
-    boolean nop) {
+    boolean nop,
+    boolean syncIo,
+    boolean hipri) {
 
   public CpuConfig {
     files = List.copyOf(files);

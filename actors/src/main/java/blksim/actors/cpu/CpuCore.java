@@ -4,6 +4,7 @@ import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
 import blksim.actors.dm.DmDevice;
 import blksim.actors.engine.Charger;
+import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.cost.Contention;
@@ -14,7 +15,10 @@ import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /** What the thread's path and the interrupt path of one CPU share: its identity, refs and books. */
@@ -146,6 +150,39 @@ final class CpuCore {
     }
     ring.completeRw(req, res);
     return CpuPaths.IRQ_END_PATH;
+  }
+
+  /**
+   * {@code io_complete_rw_iopoll} of the bios a poll ended: this ring's requests complete here;
+   * those of other rings are returned by their owner's CPU number, in order.
+   */
+  Map<Integer, List<Cpu.Completion>> completeIopoll(List<blksim.queues.bio.Bio> ended) {
+    Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
+    for (blksim.queues.bio.Bio bio : ended) {
+      IoKiocb req = (IoKiocb) bio.owner();
+      if (req.owner() == index) {
+        ring.completeRwIopoll(req, res(bio));
+      } else {
+        elsewhere
+            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
+            .add(new Cpu.Completion(req, res(bio)));
+      }
+    }
+    return elsewhere;
+  }
+
+  /**
+   * Tells each other ring's CPU of its requests this poll completed: io_complete_rw_iopoll wrote
+   * into their io_kiocbs, whose lines come over.
+   *
+   * @return when this CPU is done with it
+   */
+  long sendElsewhere(Map<Integer, List<Cpu.Completion>> elsewhere, long t, Outbox out) {
+    for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
+      t += charger.charge(index, CpuTime.POLL, remoteCompletion, e.getValue().size());
+      out.send(peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
+    }
+    return t;
   }
 
   /** The result a request completes with: its size, or the bio's error. */

@@ -29,6 +29,22 @@ final class CpuPaths {
     KernelFn.IO_SUBMIT_SQES, KernelFn.IO_NOP, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
   };
 
+  /** preadv2 ({@code -S1}) down to submit_bio, per read; the bio is on the stack. */
+  static final KernelFn[] PREADV2_PATH = {
+    KernelFn.SYSCALL,
+    KernelFn.FDGET_FDPUT,
+    KernelFn.VFS_READV,
+    KernelFn.BLKDEV_READ_ITER,
+    KernelFn.BLKDEV_DIRECT_IO_SIMPLE,
+    KernelFn.BIO_INIT,
+    KernelFn.UNATTRIBUTED
+  };
+
+  /** A sync read's bio ended: its end_io, and its pages released when the wait is over. */
+  static final KernelFn[] SYNC_END_IO_PATH = {
+    KernelFn.BIO_ENDIO, KernelFn.BLKDEV_BIO_END_IO_SIMPLE, KernelFn.BIO_RELEASE_PAGES
+  };
+
   /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
   static final KernelFn[] FAILED_SUBMIT_PATH = {
     KernelFn.IO_SUBMIT_SQES, KernelFn.FGET_FPUT, KernelFn.IO_READ, KernelFn.UNATTRIBUTED

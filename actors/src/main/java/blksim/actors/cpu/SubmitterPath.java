@@ -17,7 +17,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The submitter thread's path on its CPU: t/io_uring's loop in user space and io_uring_enter in the
@@ -32,15 +31,21 @@ final class SubmitterPath {
   private long exitedAtPs;
   private long freeAtPs;
   private final IoWqOwner iowq;
+  private final SyncReadPath sync;
 
   SubmitterPath(CpuCore c) {
     this.c = c;
     this.loop = new EnterLoop(c.self.name());
     this.iowq = new IoWqOwner(c);
+    this.sync = c.cfg.syncIo() ? new SyncReadPath(c, loop, this) : null;
   }
 
   /** Handles a reply to the thread's chain of calls: the answer to the phase it is in. */
   void handle(SimMessage m, Outbox out) {
+    if (sync != null) {
+      sync.handle(m, out);
+      return;
+    }
     if (m instanceof BioSetCache.Allocated b) {
       loop.answered(Phase.ALLOC_BIOS);
       onBiosAllocated(b, out);
@@ -66,6 +71,10 @@ final class SubmitterPath {
 
   /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
   void pass(long t, Outbox out) {
+    if (sync != null) {
+      sync.pass(t, out);
+      return;
+    }
     int toPrep = c.sub.toPrep();
     int prepped =
         toPrep > 0
@@ -275,26 +284,12 @@ final class SubmitterPath {
       return;
     }
     loop.foundSome();
-    Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
-    for (Bio bio : ended) {
-      IoKiocb req = (IoKiocb) bio.owner();
-      if (req.owner() == c.index) {
-        c.ring.completeRwIopoll(req, CpuCore.res(bio));
-      } else {
-        elsewhere
-            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
-            .add(new Cpu.Completion(req, CpuCore.res(bio)));
-      }
-    }
+    Map<Integer, List<Cpu.Completion>> elsewhere = c.completeIopoll(ended);
     long t =
         m.atPs()
             + c.charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
             + c.charge(CpuTime.POLL, CpuPaths.END_IO_PATH, ended.size());
-    for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
-      // io_complete_rw_iopoll writes into the other ring's io_kiocb: its line comes over.
-      t += c.charger.charge(c.index, CpuTime.POLL, c.remoteCompletion, e.getValue().size());
-      out.send(c.peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
-    }
+    t = c.sendElsewhere(elsewhere, t, out);
     send(
         Phase.PUT_POLLED,
         c.bioset,
@@ -350,7 +345,7 @@ final class SubmitterPath {
   }
 
   /** The thread ends; requests still in flight are reaped by the ring's teardown. */
-  private void exitThread(long t, Outbox out) {
+  void exitThread(long t, Outbox out) {
     loop.exit();
     exitedAtPs = t;
     freeAtPs = t;
@@ -368,6 +363,11 @@ final class SubmitterPath {
   private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
     loop.to(call);
     out.send(to, message);
+  }
+
+  /** The books of a sync reader's preadv2 calls. */
+  void auditSync(blksim.queues.books.Books books, String name) {
+    sync.audit(books, name);
   }
 
   /** A call of the thread's is out: the CPU is busy with it until the reply comes back. */

@@ -48,12 +48,13 @@ final class ModelSupport {
     boolean reads = !u.nop();
     unsupported(
         reads && !u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
-    unsupported(u.aio(), "-a1: legacy libaio");
+    // t/io_uring: use_sync before aio
+    unsupported(u.aio() && !u.syncIo(), "-a1: legacy libaio");
     String elevator = s.kernel().scheduler();
     unsupported(
         !elevator.isEmpty() && !elevator.equals("none"),
         "queue.scheduler = " + elevator + ": an I/O scheduler (blksim runs none)");
-    unsupported(u.syncIo(), "-S1: synchronous preadv2");
+    SyncSupport.check(s);
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
     if (n.requeue().probability() == 100
         && n.requeue().interval() <= 1
@@ -184,8 +185,8 @@ final class ModelSupport {
                     "a DM suspend: each thread's io-wq worker and the dmsetup process")
                 .subList(0, u.threads())
             : List.of();
-    if (most <= tags || u.nop()) {
-      // nops take no tag
+    if (most <= tags || u.nop() || u.syncIo()) {
+      // nops take no tag; sync reads share their queues' tags as SyncSupport checks
       return forSuspend;
     }
     String why =
@@ -378,7 +379,7 @@ final class ModelSupport {
         + ")";
   }
 
-  private static void unsupported(boolean when, String what) {
+  static void unsupported(boolean when, String what) {
     if (when) {
       throw new ConfigError(what + " is not modelled yet");
     }

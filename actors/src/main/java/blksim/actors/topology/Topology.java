@@ -55,9 +55,13 @@ public final class Topology {
   private final DmStack dms;
   private final List<DmSetup> dmsetups;
 
+  /** {@code -S1}: the threads read with preadv2, their rings unused. */
+  private final boolean syncIo;
+
   private Topology(BlksimSettings s, StatusSink sink) {
     ModelSupport.Placement plan = ModelSupport.check(s);
     IoUringSettings u = s.ioUring();
+    this.syncIo = u.syncIo();
     NullBlkSettings nb = plan.nullBlk();
     int nrCpus = s.cpu().count();
     PathCosts costs =
@@ -65,11 +69,12 @@ public final class Topology {
             s.profile(),
             s.kernel(),
             new PathCosts.Knobs(
-                u.registerRing() && s.kernel().registerRingFds(),
+                // -S1: no ring to register, and preadv2 reads into user pages
+                u.registerRing() && s.kernel().registerRingFds() && !u.syncIo(),
                 u.registerFiles(),
-                u.fixedBuffers(),
-                pagesPerIo(u),
-                !u.fixedBuffers() && pagesPerIo(u) > s.bioset().bioInlineVecs(),
+                u.fixedBuffers() && !u.syncIo(),
+                ThreadConfig.pagesPerIo(u),
+                !u.fixedBuffers() && ThreadConfig.pagesPerIo(u) > s.bioset().bioInlineVecs(),
                 u.nop()),
             s.interference().variation()
                 ? new CallVariation.Spec(
@@ -165,8 +170,9 @@ public final class Topology {
       for (int f : plan.submitterFiles().get(t)) {
         files.add(disks.get(u.files().get(f)));
       }
-      cfgs.add(cpuConfig(s, t, files));
+      cfgs.add(ThreadConfig.of(s, t, files));
     }
+    SyncSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
     List<SimRef<IoWqWorker.Command>> workerRefs = new ArrayList<>();
     for (int t = 0; t < workerCpus.size(); t++) {
@@ -249,30 +255,6 @@ public final class Topology {
   }
 
   /**
-   * Pages of user memory an I/O covers: t/io_uring's buffers are page-aligned ({@code
-   * posix_memalign} of the page size), so a block of {@code bs} bytes spans {@code bs / 4096}
-   * pages, rounded up.
-   */
-  private static int pagesPerIo(IoUringSettings u) {
-    return (u.blockSize() + 4095) / 4096;
-  }
-
-  /** What thread {@code t}'s path needs to know: its files' disks among them. */
-  private static CpuConfig cpuConfig(BlksimSettings s, int t, List<Disk> files) {
-    IoUringSettings u = s.ioUring();
-    // t/io_uring sets up IOPOLL only for reads (polled && !do_nop)
-    boolean iopoll = u.polled() && !u.nop();
-    return new CpuConfig(
-        t,
-        iopoll,
-        u.fixedBuffers() ? 0 : pagesPerIo(u),
-        u.oDirect(),
-        files,
-        iopoll || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST),
-        u.nop());
-  }
-
-  /**
    * Builds the run of {@code settings}.
    *
    * @throws blksim.config.ConfigError if the settings ask for what is not modelled
@@ -324,12 +306,12 @@ public final class Topology {
               sub.done(),
               sub.calls(),
               sub.reaps(),
-              cpu.ring().completed(),
+              syncIo ? sub.done() : cpu.ring().completed(),
               cpu.ring().droppedAtExit(),
               sub.fatal(),
               sub.meanInFlight(endPs),
               sub.inFlightAtEnd(),
-              cpu.ring().submitted(),
+              syncIo ? sub.calls() : cpu.ring().submitted(),
               cpu.latencyNs().copy()));
       latency.add(cpu.latencyNs());
       ledger.merge(cpu.ledger());

@@ -45,18 +45,26 @@ public final class Summary {
     }
     long calls = res.calls();
     long dropped = res.submitters().stream().mapToLong(RunResult.Submitter::droppedAtExit).sum();
-    out.printf(
-        Locale.ROOT,
-        "  I/Os        %d submitted, %d completed (%d reaped, %d at ring teardown, %d left in the CQ"
-            + " ring), %d io_uring_enter calls, IOS/call=%d/%d%n",
-        res.done(),
-        r.completed(),
-        res.reaps(),
-        dropped,
-        r.completed() - res.reaps() - dropped,
-        calls,
-        calls == 0 ? -1 : res.done() / calls,
-        calls == 0 ? -1 : res.reaps() / calls);
+    if (u.syncIo()) {
+      out.printf(
+          Locale.ROOT,
+          "  I/Os        %d preadv2 calls, %d returned a whole block, IOS/call=1/0%n",
+          calls,
+          res.done());
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "  I/Os        %d submitted, %d completed (%d reaped, %d at ring teardown, %d left in the"
+              + " CQ ring), %d io_uring_enter calls, IOS/call=%d/%d%n",
+          res.done(),
+          r.completed(),
+          res.reaps(),
+          dropped,
+          r.completed() - res.reaps() - dropped,
+          calls,
+          calls == 0 ? -1 : res.done() / calls,
+          calls == 0 ? -1 : res.reaps() / calls);
+    }
     out.printf(
         Locale.ROOT,
         "  latency     submit to reap, %d I/Os, mean %.1f ns, max %d ns%n",

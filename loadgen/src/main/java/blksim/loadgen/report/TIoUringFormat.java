@@ -50,11 +50,13 @@ public final class TIoUringFormat {
             bit(!u.oDirect()),
             u.depth()));
     lines.add(
-        String.format(
-            Locale.ROOT,
-            "Engine=io_uring, sq_ring=%d, cq_ring=%d",
-            u.sqRingEntries(),
-            u.cqRingEntries()));
+        u.syncIo()
+            ? "Engine=preadv2"
+            : String.format(
+                Locale.ROOT,
+                "Engine=io_uring, sq_ring=%d, cq_ring=%d",
+                u.sqRingEntries(),
+                u.cqRingEntries()));
     return lines;
   }
 

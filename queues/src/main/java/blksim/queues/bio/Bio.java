@@ -28,6 +28,24 @@ public final class Bio {
     this.pool = pool;
   }
 
+  /**
+   * A bio on the stack of a task's sync read ({@code __blkdev_direct_IO_simple}): of no bio_set,
+   * initialised; {@link #uninitOnStack} ends it.
+   */
+  public static Bio onStack(int id) {
+    Bio bio = new Bio(id, null);
+    bio.init(false);
+    return bio;
+  }
+
+  /** {@code bio_uninit} of a bio on the stack, when its sync read returns. */
+  public void uninitOnStack() {
+    if (pool != null) {
+      throw new IllegalStateException("bio " + id + " belongs to a bio_set, not a stack");
+    }
+    uninit();
+  }
+
   /** {@code bio_init} plus what {@code __blkdev_direct_IO_async} sets. */
   void init(boolean percpuCache) {
     this.inUse = true;

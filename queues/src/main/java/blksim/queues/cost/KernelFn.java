@@ -19,6 +19,19 @@ public enum KernelFn implements CostId {
    * inlined, its completion deferred to the flush at the end of {@code io_submit_sqes}.
    */
   IO_NOP("io_issue_sqe"),
+  /** t/io_uring -S1's loop in user space, per read ({@code submitter_sync_fn}). */
+  SUBMITTER_SYNC_FN("submitter_sync_fn"),
+  /**
+   * {@code preadv2} to the block device's {@code read_iter}: {@code do_preadv}, {@code vfs_readv}
+   * with {@code import_iovec}, {@code do_iter_read}, the sync kiocb, {@code fsnotify_access}.
+   */
+  VFS_READV("vfs_readv"),
+  /** The sync read of one bio on the stack, its wait for the bio and its pages' release. */
+  BLKDEV_DIRECT_IO_SIMPLE("__blkdev_direct_IO_simple"),
+  /** The generic part of a read's completion, {@code blk_update_request} to {@code bi_end_io}. */
+  BIO_ENDIO("bio_endio"),
+  /** A sync read's {@code bi_end_io}: clears {@code bi_private}, wakes its task if not running. */
+  BLKDEV_BIO_END_IO_SIMPLE("blkdev_bio_end_io_simple"),
   BLKDEV_READ_ITER("blkdev_read_iter"),
   BLKDEV_DIRECT_IO("__blkdev_direct_IO", "__blkdev_direct_IO_async"),
   BIO_ALLOC_KIOCB("bio_alloc_kiocb"),

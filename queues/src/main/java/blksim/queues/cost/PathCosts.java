@@ -254,6 +254,7 @@ public final class PathCosts {
     slabListHoldPs = ps(2 * atomic + 4 * l2);
     tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK, ps(2 * atomic + irq));
     NopCosts.price(this, p, knobs.nop(), call, l1, f.ns(PART_STAT_CYCLES));
+    SyncCosts.price(this, p, k, call, l1, atomic, f.ns(f.storeCycles()));
     for (KernelFn fn : KernelFn.values()) {
       if (!steps.containsKey(fn)) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());

@@ -57,15 +57,7 @@ public final class Submitter {
 
   private int inflight;
 
-  /**
-   * I/Os between their SQE's stamp and their CQE's reap, over time: the ground truth that the
-   * latency histogram must agree with (Little's law), kept apart from fio's {@code s->inflight}.
-   * Kept as exact sums: the time reaped I/Os spent in flight, and the stamps of those still out.
-   */
-  private long reapedInFlightPs;
-
-  private long outStampSumPs;
-  private long outCount;
+  private final InFlightClock inFlightClock = new InFlightClock();
 
   private int prepped;
   private int acceptedInHungCall;
@@ -113,31 +105,7 @@ public final class Submitter {
       boolean vectored,
       boolean randomIo,
       boolean polled,
-      boolean nop) {
-    /** Reads. */
-    public Config(
-        int depth,
-        int batchSubmit,
-        int batchComplete,
-        int bs,
-        boolean fixedBufs,
-        boolean registerFiles,
-        boolean vectored,
-        boolean randomIo,
-        boolean polled) {
-      this(
-          depth,
-          batchSubmit,
-          batchComplete,
-          bs,
-          fixedBufs,
-          registerFiles,
-          vectored,
-          randomIo,
-          polled,
-          false);
-    }
-  }
+      boolean nop) {}
 
   /** At the head of a pass: how many SQEs to prepare ({@code to_prep}), 0 if none. */
   public int toPrep() {
@@ -156,8 +124,7 @@ public final class Submitter {
     while (n < maxIos && !sq.full()) {
       long stampPs = startPs + (n + 1) * perSqePs;
       sq.tryClaim(initIo(stampPs));
-      outStampSumPs += stampPs;
-      outCount++;
+      inFlightClock.stamped(stampPs);
       n++;
     }
     if (n > 0) {
@@ -203,9 +170,7 @@ public final class Submitter {
       reaped++;
       long reapedAtPs = startPs + reaped * perCqePs;
       latency.record(reapedAtPs - cqe.issuedAtPs());
-      reapedInFlightPs += reapedAtPs - cqe.issuedAtPs();
-      outStampSumPs -= cqe.issuedAtPs();
-      outCount--;
+      inFlightClock.reaped(cqe.issuedAtPs(), reapedAtPs);
     }
     cq.advance(reaped);
     inflight -= reaped;
@@ -295,6 +260,38 @@ public final class Submitter {
     return acceptedInHungCall;
   }
 
+  /**
+   * {@code submitter_sync_fn} ({@code -S1}) before its {@code preadv2}: the next file and offset,
+   * {@code s->inflight++}, {@code s->calls++}.
+   *
+   * @return the read to make, stamped at {@code stampPs}
+   */
+  public Sqe syncRead(long stampPs) {
+    inflight++;
+    calls++;
+    inFlightClock.stamped(stampPs);
+    return initIo(stampPs);
+  }
+
+  /**
+   * {@code preadv2} returned {@code ret} at {@code atPs}; t/io_uring stops on anything but a whole
+   * block (perror on an error).
+   *
+   * @return whether the loop goes on
+   */
+  public boolean syncReturned(Sqe read, int ret, long atPs, LatencyRecorder latency) {
+    if (ret != bs) {
+      fatal.add("preadv2: error " + ret);
+      return false;
+    }
+    done++;
+    inflight--;
+    files[(int) read.userData()].pendingIos--;
+    latency.record(atPs - read.issuedAtPs());
+    inFlightClock.reaped(read.issuedAtPs(), atPs);
+    return !finish;
+  }
+
   /** Sets {@code s->finish}, as t/io_uring's main thread does when the runtime is over. */
   public void finish() {
     finish = true;
@@ -348,15 +345,12 @@ public final class Submitter {
 
   /** I/Os stamped and not yet reaped, time-weighted mean over [0, {@code endPs}]. */
   public double meanInFlight(long endPs) {
-    if (endPs <= 0) {
-      return 0;
-    }
-    return (reapedInFlightPs + (double) outCount * endPs - outStampSumPs) / endPs;
+    return inFlightClock.mean(endPs);
   }
 
   /** I/Os stamped and not yet reaped at the end: they weigh in the mean but have no latency. */
   public long inFlightAtEnd() {
-    return outCount;
+    return inFlightClock.out();
   }
 
   public int inflight() {

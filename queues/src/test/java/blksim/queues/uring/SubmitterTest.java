@@ -33,7 +33,8 @@ class SubmitterTest {
       ctx = new IoRingCtx(sq, cq);
       sub =
           new Submitter(
-              new Submitter.Config(depth, submit, complete, BS, true, true, false, true, true),
+              new Submitter.Config(
+                  depth, submit, complete, BS, true, true, false, true, true, false),
               sq,
               cq,
               new long[] {DEVICE},
@@ -188,7 +189,7 @@ class SubmitterTest {
     SqRing sq = new SqRing(64);
     Submitter sub =
         new Submitter(
-            new Submitter.Config(64, 64, 32, 4096, true, true, false, true, true),
+            new Submitter.Config(64, 64, 32, 4096, true, true, false, true, true, false),
             sq,
             new CqRing(64),
             new long[] {1L << 20},
@@ -207,7 +208,7 @@ class SubmitterTest {
     SqRing sq = new SqRing(8);
     Submitter sub =
         new Submitter(
-            new Submitter.Config(8, 8, 8, 4096, false, false, false, false, true),
+            new Submitter.Config(8, 8, 8, 4096, false, false, false, false, true, false),
             sq,
             new CqRing(8),
             new long[] {4 * 4096},

@@ -1,0 +1,140 @@
+package blksim.actors.cpu;
+
+import blksim.actors.block.BlockDevice;
+import blksim.actors.block.Disk;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import blksim.queues.bio.Bio;
+import blksim.queues.bio.BioOwner;
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.uring.EnterLoop;
+import blksim.queues.uring.EnterLoop.Phase;
+import blksim.queues.uring.Sqe;
+import java.util.List;
+
+/**
+ * {@code t/io_uring -S1}'s thread on its CPU ({@code submitter_sync_fn}): one {@code preadv2} at a
+ * time, {@code RWF_HIPRI} with {@code -p1}. The read's bio lives on the stack ({@code
+ * __blkdev_direct_IO_simple}, block/fops.c 5.15 to 6.1): no bio_set, no cache. After {@code
+ * submit_bio} the task waits for it: a polled bio it polls itself ({@code bio_poll}), one that
+ * ended in {@code queue_rq} (irqmode 0 or 1) is done when {@code submit_bio} returns.
+ */
+final class SyncReadPath {
+  /** Who a sync read's bio completes: the task that waits on the stack, on this CPU. */
+  private record Waiter(int cpu) implements BioOwner {}
+
+  private final CpuCore c;
+  private final EnterLoop loop;
+  private final SubmitterPath thread;
+  private final Waiter waiter;
+  private Sqe read;
+  private Bio bio;
+  private long calls;
+  private long returned;
+
+  SyncReadPath(CpuCore c, EnterLoop loop, SubmitterPath thread) {
+    this.c = c;
+    this.loop = loop;
+    this.thread = thread;
+    this.waiter = new Waiter(c.index);
+  }
+
+  /** The loop's head: the next file and offset, then preadv2 down to submit_bio. */
+  void pass(long t, Outbox out) {
+    t += c.charge(CpuTime.SUBMIT, KernelFn.SUBMITTER_SYNC_FN, 1);
+    read = c.sub.syncRead(t);
+    calls++;
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.PREADV2_PATH, 1);
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
+    bio = Bio.onStack((int) calls);
+    bio.setRange(read.off() >> 9, read.len());
+    bio.setOwner(waiter);
+    Disk disk = c.cfg.disk((int) read.userData());
+    boolean polled = c.cfg.hipri();
+    if (polled && disk.pollsBlkMq()) {
+      bio.setPolled();
+    } else {
+      // submit_bio_noacct on a queue without QUEUE_FLAG_POLL clears REQ_POLLED
+      polled = false;
+    }
+    send(
+        Phase.SUBMIT_BIOS,
+        disk.submitTo(c.index, polled),
+        new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), List.of(bio)),
+        out);
+  }
+
+  /** A reply to the thread's call. */
+  void handle(SimMessage m, Outbox out) {
+    if (m instanceof BlockDevice.Submitted q) {
+      loop.answered(Phase.SUBMIT_BIOS);
+      if (q.ended().contains(bio)) {
+        ended(q.atPs(), CpuTime.SUBMIT, out);
+      } else if (!q.wouldBlock().isEmpty() || !bio.polled()) {
+        throw new InvariantBroken(c.self.name() + ": a sync read neither queued to poll nor ended");
+      } else {
+        poll(q.atPs(), out);
+      }
+    } else if (m instanceof BlockDevice.Polled p) {
+      loop.answered(Phase.POLL);
+      if (!p.ended().equals(List.of(bio))) {
+        // one thread a poll queue: its poll finds its own bio, which queue_rq put on the list
+        throw new InvariantBroken(c.self.name() + ": a sync read's poll ended " + p.ended());
+      }
+      ended(p.atPs(), CpuTime.POLL, out);
+    } else if (m instanceof Cpu.Resume r) {
+      loop.answered(Phase.RETURN);
+      returned(r.atPs(), out);
+    } else {
+      throw new IllegalStateException("not a reply to a sync read: " + m);
+    }
+  }
+
+  /** bio_poll of the bio on the stack: blk_mq_poll of its hardware queue. */
+  private void poll(long t, Outbox out) {
+    t += c.charge(CpuTime.POLL, KernelFn.BIO_POLL, 1);
+    send(
+        Phase.POLL,
+        c.cfg.disk((int) read.userData()).pollTo(bio.cookie()),
+        new BlockDevice.PollBio(t, c.call(CpuTime.POLL), bio),
+        out);
+  }
+
+  /** The bio ended: bio_endio, blkdev_bio_end_io_simple; the wait is over, preadv2 returns. */
+  private void ended(long t, CpuTime what, Outbox out) {
+    t += c.charge(what, CpuPaths.SYNC_END_IO_PATH, 1);
+    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
+  }
+
+  /** Back in user space: t/io_uring counts the read, and goes on unless told to finish. */
+  private void returned(long t, Outbox out) {
+    int ret = CpuCore.res(bio);
+    bio.uninitOnStack();
+    returned++;
+    if (c.sub.syncReturned(read, ret, t, ps -> c.latencyNs.recordValue(ps / 1000))) {
+      pass(t, out);
+    } else {
+      thread.exitThread(t, out);
+    }
+  }
+
+  private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
+    loop.to(call);
+    out.send(to, message);
+  }
+
+  /** Reads the thread made and that returned; t/io_uring's {@code done}. */
+  long returnedReads() {
+    return returned;
+  }
+
+  /** Every preadv2 returned, and its bio left the stack. */
+  void audit(Books books, String name) {
+    books.checkEqual(calls, returned, name + ": preadv2 calls vs returns");
+    books.check(bio == null || !bio.inUse(), name + ": a sync read's bio was left in use");
+  }
+}

@@ -1,0 +1,88 @@
+package blksim.actors.topology;
+
+import blksim.actors.block.Disk;
+import blksim.actors.cpu.CpuConfig;
+import blksim.config.BlksimSettings;
+import blksim.config.IoUringSettings;
+import blksim.config.NullBlkSettings;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What of {@code t/io_uring -S1} (preadv2, one read at a time per thread) blksim runs: a read whose
+ * bio ends in {@code queue_rq} (irqmode 0 or 1), or that its own thread polls on a poll queue.
+ * Where the task would sleep for its bio or for a tag, the case is refused by name.
+ */
+final class SyncSupport {
+  private SyncSupport() {}
+
+  /** The settings alone. */
+  static void check(BlksimSettings s) {
+    IoUringSettings u = s.ioUring();
+    if (!u.syncIo()) {
+      return;
+    }
+    NullBlkSettings n = s.nullBlk();
+    ModelSupport.unsupported(
+        u.nop(), "-S1 with -N1: t/io_uring's sync loop reading the files that -N1 does not open");
+    ModelSupport.unsupported(!u.oDirect(), "-S1 -O0: buffered reads through the page cache");
+    ModelSupport.unsupported(
+        u.files().stream().anyMatch(f -> f.startsWith("/dev/dm-")),
+        "-S1 on a DM device: a sync read through device mapper");
+    ModelSupport.unsupported(
+        n.timeout().enabled() || n.requeue().enabled(),
+        "-S1 with a fault injected (timeout=, requeue=): a sync read waiting out its fault");
+    boolean polledOnPollQueue = u.polled() && n.pollQueues() > 0 && s.kernel().nullBlkPoll();
+    ModelSupport.unsupported(
+        n.irqmode() == NullBlkSettings.IrqMode.TIMER && !polledOnPollQueue,
+        "-S1 with null_blk irqmode=2: a sync read sleeping in blk_io_schedule until its timer");
+  }
+
+  /**
+   * The threads' queues: each poll queue polled by one thread only (another's poll would end its
+   * bio and wake it from blk_io_schedule), and no queue with more threads than tags (a read without
+   * REQ_NOWAIT would sleep for one).
+   */
+  static void checkQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
+    if (!s.ioUring().syncIo()) {
+      return;
+    }
+    int tags = s.nullBlk().hwQueueDepth();
+    Map<String, Integer> threads = new TreeMap<>();
+    Map<String, Boolean> polledQueue = new TreeMap<>();
+    for (int t = 0; t < cfgs.size(); t++) {
+      CpuConfig cfg = cfgs.get(t);
+      Map<String, Boolean> mine = new TreeMap<>();
+      for (Disk disk : cfg.files()) {
+        boolean polled = cfg.hipri() && disk.pollsBlkMq();
+        disk.hwQueues(cpus.get(t), polled).forEach(h -> mine.put(h, polled));
+      }
+      mine.forEach(
+          (h, polled) -> {
+            threads.merge(h, 1, Integer::sum);
+            polledQueue.put(h, polled);
+          });
+    }
+    threads.forEach(
+        (h, n) -> {
+          ModelSupport.unsupported(
+              polledQueue.get(h) && n > 1,
+              "-S1 -p1 with "
+                  + n
+                  + " threads polling "
+                  + h
+                  + ": a sync read whose bio another thread's poll ends, woken from"
+                  + " blk_io_schedule");
+          ModelSupport.unsupported(
+              n > tags,
+              "-S1 with "
+                  + n
+                  + " threads on "
+                  + h
+                  + " of "
+                  + tags
+                  + " tags: a sync read sleeping for a tag");
+        });
+  }
+}

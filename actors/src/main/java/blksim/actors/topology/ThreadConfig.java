@@ -1,0 +1,39 @@
+package blksim.actors.topology;
+
+import blksim.actors.block.Disk;
+import blksim.actors.cpu.CpuConfig;
+import blksim.config.BlksimSettings;
+import blksim.config.IoUringSettings;
+import blksim.config.Patch;
+import java.util.List;
+
+/** What each t/io_uring thread's path needs to know, from the settings. */
+final class ThreadConfig {
+  private ThreadConfig() {}
+
+  /**
+   * Pages of user memory an I/O covers: t/io_uring's buffers are page-aligned ({@code
+   * posix_memalign} of the page size), so a block of {@code bs} bytes spans {@code bs / 4096}
+   * pages, rounded up.
+   */
+  static int pagesPerIo(IoUringSettings u) {
+    return (u.blockSize() + 4095) / 4096;
+  }
+
+  /** Thread {@code t}'s configuration: its files' disks among it. */
+  static CpuConfig of(BlksimSettings s, int t, List<Disk> files) {
+    IoUringSettings u = s.ioUring();
+    // t/io_uring sets up IOPOLL only for reads through a ring (polled && !do_nop)
+    boolean iopoll = u.polled() && !u.nop() && !u.syncIo();
+    return new CpuConfig(
+        t,
+        iopoll,
+        u.fixedBuffers() ? 0 : pagesPerIo(u),
+        u.oDirect(),
+        files,
+        iopoll || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST),
+        u.nop(),
+        u.syncIo(),
+        u.polled());
+  }
+}

@@ -1,0 +1,84 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.config.ConfigError;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code t/io_uring -S1}: one preadv2 at a time, its bio on the stack ({@code
+ * __blkdev_direct_IO_simple}); with {@code -p1} (RWF_HIPRI) the task polls its own bio.
+ */
+class SyncReadTest {
+
+  private static final String SYNC =
+      "blksim.io-uring { sync-io = true, block-size = 512 }\n"
+          + "blksim.interference.enabled = false\nblksim.run.runtime = 1ms\n";
+
+  @Test
+  void aPolledSyncReadShouldPollItsOwnBioOncePerRead() {
+    RunResult res = Runs.sequential(SYNC);
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    assertEquals(res.done(), res.calls(), "one preadv2 per read");
+    assertEquals(0, res.reaps(), "no CQE: IOS/call=1/0");
+    Map<String, CostLedger.Entry> steps = res.ledger().steps(0);
+    assertEquals(res.done(), steps.get("entry_SYSCALL_64").calls(), "a syscall per read");
+    assertEquals(res.done(), steps.get("__blkdev_direct_IO_simple").calls());
+    assertEquals(res.done(), steps.get("bio_poll").calls(), "the first poll finds the bio");
+    assertEquals(res.done(), steps.get("get_user_pages_fast").calls(), "user pages, pinned");
+    for (String ring : new String[] {"io_uring_enter", "io_submit_sqes", "bio_alloc_kiocb"}) {
+      assertFalse(steps.containsKey(ring), ring + " is not run by preadv2");
+    }
+    RunResult.Hctx poll =
+        res.hctxs().stream().filter(h -> h.dispatched() > 0).findFirst().orElseThrow();
+    assertEquals(1, poll.maxInUse(), "one read in flight");
+    assertEquals(0, res.bioCache().cacheHits() + res.bioCache().mempoolAllocs(), "bio on stack");
+    assertTrue(res.ledger().time(0, CpuTime.POLL) > 0);
+  }
+
+  @Test
+  void anUnpolledSyncReadShouldEndInQueueRqWithoutAPoll() {
+    RunResult res = Runs.sequential(SYNC, "io-uring.polled=false");
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    assertFalse(res.ledger().steps(0).containsKey("bio_poll"));
+    assertEquals(0, res.ledger().time(0, CpuTime.POLL));
+    assertEquals(res.done(), res.ledger().steps(0).get("blkdev_bio_end_io_simple").calls());
+  }
+
+  @Test
+  void thePerCpuBioCacheShouldNotMatterToABioOnTheStack() {
+    RunResult on = Runs.sequential(SYNC, "bioset.percpu-cache=true");
+    RunResult off = Runs.sequential(SYNC, "bioset.percpu-cache=false");
+    assertEquals(on.done(), off.done());
+    assertEquals(on.endPs(), off.endPs());
+  }
+
+  @Test
+  void syncReadsThatWouldSleepShouldBeRefusedByName() {
+    String twoOnOnePollQueue = Runs.refused(SYNC, "io-uring.threads=2").getMessage();
+    assertTrue(twoOnOnePollQueue.contains("2 threads polling"), twoOnOnePollQueue);
+    ConfigError timer = Runs.refused(SYNC, "io-uring.polled=false", "null-blk.irqmode=2");
+    assertTrue(timer.getMessage().contains("blk_io_schedule"), timer.getMessage());
+    ConfigError buffered = Runs.refused(SYNC, "io-uring.o-direct=false");
+    assertTrue(buffered.getMessage().contains("page cache"), buffered.getMessage());
+  }
+
+  @Test
+  void twoThreadsOnTheirOwnPollQueuesShouldRunOnBothEnginesAlike() {
+    RunResult seq =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SYNC,
+                "io-uring.threads=2",
+                "cpu.count=2",
+                "null-blk.poll-queues=2",
+                "run.runtime=200us"));
+    assertEquals(2, seq.submitters().size());
+    assertTrue(seq.submitters().stream().allMatch(s -> s.done() > 0));
+  }
+}
