@@ -79,6 +79,19 @@ class CommandTest {
   }
 
   @Test
+  void aioShouldSayWhatItTurnsOffAndPrintItsEngine() {
+    Blksim r = Blksim.run("io_uring", "-a1", "-d32", "--set", "run.runtime=1ms", "/dev/nullb0");
+    assertEquals(0, r.status(), r.err());
+    List<String> lines = r.lines();
+    assertEquals("aio does not support polled IO", lines.get(1));
+    assertEquals("aio does not support registered files or buffers", lines.get(2));
+    assertEquals("polled=0, fixedbufs=0, register_files=0, buffered=0, QD=32", lines.get(3));
+    assertEquals("Engine=aio", lines.get(4));
+    assertTrue(lines.get(6).endsWith("IOS/call=16/16"), lines.get(6));
+    assertTrue(r.out().contains(" left in the aio ring), "), r.out());
+  }
+
+  @Test
   void theModelLineShouldSayWhatOneHardwareQueueWouldRunThatIsNotModelled() {
     Blksim one =
         Blksim.run(

@@ -14,8 +14,8 @@ import java.util.List;
  * @param files the disk of each of the submitter's files, by file number
  * @param allocCache IOCB_ALLOC_CACHE: io_uring sets it on IOPOLL rings (5.16), or on every read
  *     (6.2+, patch bio-cache-irq-list)
- * @param nop {@code -N1}: the thread submits IORING_OP_NOPs, which complete at issue
- * @param syncIo {@code -S1}: the thread reads with preadv2, no ring
+ * @param engine how the thread submits: io_uring reads, nops ({@code -N1}), preadv2 ({@code -S1})
+ *     or libaio ({@code -a1})
  * @param hipri {@code -p1} as preadv2's RWF_HIPRI (a sync read polls its own bio)
  */
 public record CpuConfig(
@@ -25,12 +25,31 @@ public record CpuConfig(
     boolean oDirect,
     List<Disk> files,
     boolean allocCache,
-    boolean nop,
-    boolean syncIo,
+    Engine engine,
     boolean hipri) {
+
+  /** t/io_uring's loops: its {@code Engine=} line, and {@code -N1}. */
+  public enum Engine {
+    IO_URING,
+    NOP,
+    PREADV2,
+    AIO
+  }
 
   public CpuConfig {
     files = List.copyOf(files);
+  }
+
+  public boolean nop() {
+    return engine == Engine.NOP;
+  }
+
+  public boolean syncIo() {
+    return engine == Engine.PREADV2;
+  }
+
+  public boolean aio() {
+    return engine == Engine.AIO;
   }
 
   /** The disk file {@code fileno} is open on. */

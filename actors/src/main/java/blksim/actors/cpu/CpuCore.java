@@ -7,6 +7,7 @@ import blksim.actors.engine.Charger;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
+import blksim.queues.aio.KioCtx;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -34,6 +35,9 @@ final class CpuCore {
   final Charger charger;
   final Histogram latencyNs = new Histogram(3);
   final Map<Integer, SimRef<Cpu.Command>> peers;
+
+  /** The thread's libaio context ({@code -a1}), or null. */
+  final KioCtx aio;
 
   /** The DM devices whose clones this CPU's interrupts may end, by name. */
   final Map<String, SimRef<DmDevice.Command>> dms;
@@ -72,6 +76,8 @@ final class CpuCore {
     this.ring = ring;
     this.cfg = cfg;
     this.costs = costs;
+    this.aio =
+        cfg.aio() ? new KioCtx(Integer.highestOneBit(Math.max(1, sub.depth() - 1)) << 1) : null;
     this.charger = new Charger(costs, links.self().name());
     this.peers = Map.copyOf(links.peers());
     this.dms = Map.copyOf(links.dms());
@@ -183,6 +189,16 @@ final class CpuCore {
       out.send(peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
     }
     return t;
+  }
+
+  /** Reads the kernel took: SQEs, iocbs or preadv2 calls. */
+  long accepted() {
+    return cfg.syncIo() ? sub.calls() : aio != null ? aio.submitted() : ring.submitted();
+  }
+
+  /** Reads the kernel completed. */
+  long completed() {
+    return cfg.syncIo() ? sub.done() : aio != null ? aio.completed() : ring.completed();
   }
 
   /** The result a request completes with: its size, or the bio's error. */

@@ -29,6 +29,26 @@ final class CpuPaths {
     KernelFn.IO_SUBMIT_SQES, KernelFn.IO_NOP, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
   };
 
+  /** io_submit ({@code -a1}), per call. */
+  static final KernelFn[] IO_SUBMIT_PATH = {KernelFn.SYSCALL, KernelFn.IO_SUBMIT};
+
+  /** io_submit_one down to the bio's allocation, per iocb; fget, no registered file. */
+  static final KernelFn[] IO_SUBMIT_ONE_PATH = {
+    KernelFn.IO_SUBMIT_ONE,
+    KernelFn.FGET_FPUT,
+    KernelFn.BLKDEV_READ_ITER,
+    KernelFn.BLKDEV_DIRECT_IO,
+    KernelFn.UNATTRIBUTED
+  };
+
+  /** An aio read's bio ended: blkdev_bio_end_io_async, its pages, aio_complete_rw; per bio. */
+  static final KernelFn[] AIO_END_IO_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.AIO_COMPLETE_RW
+  };
+
+  /** io_getevents ({@code -a1}), per call. */
+  static final KernelFn[] IO_GETEVENTS_PATH = {KernelFn.SYSCALL, KernelFn.IO_GETEVENTS};
+
   /** preadv2 ({@code -S1}) down to submit_bio, per read; the bio is on the stack. */
   static final KernelFn[] PREADV2_PATH = {
     KernelFn.SYSCALL,

@@ -6,6 +6,7 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.bio.Bio;
+import blksim.queues.books.Books;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.uring.EnterLoop;
@@ -23,7 +24,7 @@ import java.util.Map;
  * kernel, one chain of calls at a time (see {@link Cpu}). It sleeps in {@code io_cqring_wait} when
  * a ring without IOPOLL waits for completions that interrupts will bring.
  */
-final class SubmitterPath {
+final class SubmitterPath implements ThreadLoop {
   private final CpuCore c;
   private final EnterLoop loop;
   private final List<IoKiocb> submitting = new ArrayList<>();
@@ -31,21 +32,16 @@ final class SubmitterPath {
   private long exitedAtPs;
   private long freeAtPs;
   private final IoWqOwner iowq;
-  private final SyncReadPath sync;
 
   SubmitterPath(CpuCore c) {
     this.c = c;
     this.loop = new EnterLoop(c.self.name());
     this.iowq = new IoWqOwner(c);
-    this.sync = c.cfg.syncIo() ? new SyncReadPath(c, loop, this) : null;
   }
 
   /** Handles a reply to the thread's chain of calls: the answer to the phase it is in. */
-  void handle(SimMessage m, Outbox out) {
-    if (sync != null) {
-      sync.handle(m, out);
-      return;
-    }
+  @Override
+  public void handle(SimMessage m, Outbox out) {
     if (m instanceof BioSetCache.Allocated b) {
       loop.answered(Phase.ALLOC_BIOS);
       onBiosAllocated(b, out);
@@ -70,11 +66,8 @@ final class SubmitterPath {
   }
 
   /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
-  void pass(long t, Outbox out) {
-    if (sync != null) {
-      sync.pass(t, out);
-      return;
-    }
+  @Override
+  public void pass(long t, Outbox out) {
     int toPrep = c.sub.toPrep();
     int prepped =
         toPrep > 0
@@ -365,9 +358,16 @@ final class SubmitterPath {
     out.send(to, message);
   }
 
-  /** The books of a sync reader's preadv2 calls. */
-  void auditSync(blksim.queues.books.Books books, String name) {
-    sync.audit(books, name);
+  /** The ring's books against t/io_uring's counts. */
+  @Override
+  public void audit(Books books, String name) {
+    c.ring.audit(books, name);
+    c.ring.auditAgainst(c.sub, books, name);
+  }
+
+  /** The thread's loop state, which its preadv2 or libaio loop drives instead. */
+  EnterLoop loop() {
+    return loop;
   }
 
   /** A call of the thread's is out: the CPU is busy with it until the reply comes back. */

@@ -23,7 +23,7 @@ import java.util.List;
  * submit_bio} the task waits for it: a polled bio it polls itself ({@code bio_poll}), one that
  * ended in {@code queue_rq} (irqmode 0 or 1) is done when {@code submit_bio} returns.
  */
-final class SyncReadPath {
+final class SyncReadPath implements ThreadLoop {
   /** Who a sync read's bio completes: the task that waits on the stack, on this CPU. */
   private record Waiter(int cpu) implements BioOwner {}
 
@@ -36,15 +36,16 @@ final class SyncReadPath {
   private long calls;
   private long returned;
 
-  SyncReadPath(CpuCore c, EnterLoop loop, SubmitterPath thread) {
+  SyncReadPath(CpuCore c, SubmitterPath thread) {
     this.c = c;
-    this.loop = loop;
+    this.loop = thread.loop();
     this.thread = thread;
     this.waiter = new Waiter(c.index);
   }
 
   /** The loop's head: the next file and offset, then preadv2 down to submit_bio. */
-  void pass(long t, Outbox out) {
+  @Override
+  public void pass(long t, Outbox out) {
     t += c.charge(CpuTime.SUBMIT, KernelFn.SUBMITTER_SYNC_FN, 1);
     read = c.sub.syncRead(t);
     calls++;
@@ -69,7 +70,8 @@ final class SyncReadPath {
   }
 
   /** A reply to the thread's call. */
-  void handle(SimMessage m, Outbox out) {
+  @Override
+  public void handle(SimMessage m, Outbox out) {
     if (m instanceof BlockDevice.Submitted q) {
       loop.answered(Phase.SUBMIT_BIOS);
       if (q.ended().contains(bio)) {
@@ -127,13 +129,9 @@ final class SyncReadPath {
     out.send(to, message);
   }
 
-  /** Reads the thread made and that returned; t/io_uring's {@code done}. */
-  long returnedReads() {
-    return returned;
-  }
-
   /** Every preadv2 returned, and its bio left the stack. */
-  void audit(Books books, String name) {
+  @Override
+  public void audit(Books books, String name) {
     books.checkEqual(calls, returned, name + ": preadv2 calls vs returns");
     books.check(bio == null || !bio.inUse(), name + ": a sync read's bio was left in use");
   }

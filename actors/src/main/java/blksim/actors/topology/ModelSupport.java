@@ -45,11 +45,10 @@ final class ModelSupport {
     IoUringSettings u = s.ioUring();
     NullBlkSettings n = s.nullBlk();
     // -N1: nops, which read no file, whatever its device; and a ring without IOPOLL
-    boolean reads = !u.nop();
+    boolean reads = !u.nop() || u.syncIo() || u.aio();
     unsupported(
         reads && !u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
-    // t/io_uring: use_sync before aio
-    unsupported(u.aio() && !u.syncIo(), "-a1: legacy libaio");
+    AioSupport.check(s);
     String elevator = s.kernel().scheduler();
     unsupported(
         !elevator.isEmpty() && !elevator.equals("none"),
@@ -185,8 +184,8 @@ final class ModelSupport {
                     "a DM suspend: each thread's io-wq worker and the dmsetup process")
                 .subList(0, u.threads())
             : List.of();
-    if (most <= tags || u.nop() || u.syncIo()) {
-      // nops take no tag; sync reads share their queues' tags as SyncSupport checks
+    if (most <= tags || u.nop() || u.syncIo() || u.aio()) {
+      // nops take no tag; sync and aio reads share their queues' tags as their checks say
       return forSuspend;
     }
     String why =

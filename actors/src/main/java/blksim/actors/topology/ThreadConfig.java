@@ -20,20 +20,39 @@ final class ThreadConfig {
     return (u.blockSize() + 4095) / 4096;
   }
 
+  /** Which of t/io_uring's loops the threads run: use_sync before aio, aio before the ring. */
+  static CpuConfig.Engine engine(IoUringSettings u) {
+    if (u.syncIo()) {
+      return CpuConfig.Engine.PREADV2;
+    }
+    if (u.aio()) {
+      return CpuConfig.Engine.AIO;
+    }
+    return u.nop() ? CpuConfig.Engine.NOP : CpuConfig.Engine.IO_URING;
+  }
+
+  /**
+   * Whether the reads use registered buffers: only io_uring's (setup_aio turns fixedbufs off, and
+   * preadv2 reads into user memory).
+   */
+  static boolean fixedBuffers(IoUringSettings u) {
+    return u.fixedBuffers() && engine(u) == CpuConfig.Engine.IO_URING;
+  }
+
   /** Thread {@code t}'s configuration: its files' disks among it. */
   static CpuConfig of(BlksimSettings s, int t, List<Disk> files) {
     IoUringSettings u = s.ioUring();
+    CpuConfig.Engine engine = engine(u);
     // t/io_uring sets up IOPOLL only for reads through a ring (polled && !do_nop)
-    boolean iopoll = u.polled() && !u.nop() && !u.syncIo();
+    boolean iopoll = u.polled() && engine == CpuConfig.Engine.IO_URING;
     return new CpuConfig(
         t,
         iopoll,
-        u.fixedBuffers() ? 0 : pagesPerIo(u),
+        fixedBuffers(u) ? 0 : pagesPerIo(u),
         u.oDirect(),
         files,
         iopoll || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST),
-        u.nop(),
-        u.syncIo(),
+        engine,
         u.polled());
   }
 }

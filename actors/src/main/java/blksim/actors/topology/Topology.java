@@ -55,13 +55,11 @@ public final class Topology {
   private final DmStack dms;
   private final List<DmSetup> dmsetups;
 
-  /** {@code -S1}: the threads read with preadv2, their rings unused. */
-  private final boolean syncIo;
-
   private Topology(BlksimSettings s, StatusSink sink) {
     ModelSupport.Placement plan = ModelSupport.check(s);
     IoUringSettings u = s.ioUring();
-    this.syncIo = u.syncIo();
+    CpuConfig.Engine engine = ThreadConfig.engine(u);
+    boolean ring = engine == CpuConfig.Engine.IO_URING || engine == CpuConfig.Engine.NOP;
     NullBlkSettings nb = plan.nullBlk();
     int nrCpus = s.cpu().count();
     PathCosts costs =
@@ -69,12 +67,13 @@ public final class Topology {
             s.profile(),
             s.kernel(),
             new PathCosts.Knobs(
-                // -S1: no ring to register, and preadv2 reads into user pages
-                u.registerRing() && s.kernel().registerRingFds() && !u.syncIo(),
-                u.registerFiles(),
-                u.fixedBuffers() && !u.syncIo(),
+                // -S1 and -a1: no ring to register, no registered file or buffer
+                u.registerRing() && s.kernel().registerRingFds() && ring,
+                u.registerFiles() && ring,
+                ThreadConfig.fixedBuffers(u),
                 ThreadConfig.pagesPerIo(u),
-                !u.fixedBuffers() && ThreadConfig.pagesPerIo(u) > s.bioset().bioInlineVecs(),
+                !ThreadConfig.fixedBuffers(u)
+                    && ThreadConfig.pagesPerIo(u) > s.bioset().bioInlineVecs(),
                 u.nop()),
             s.interference().variation()
                 ? new CallVariation.Spec(
@@ -173,6 +172,7 @@ public final class Topology {
       cfgs.add(ThreadConfig.of(s, t, files));
     }
     SyncSupport.checkQueues(s, plan.submitterCpus(), cfgs);
+    AioSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
     List<SimRef<IoWqWorker.Command>> workerRefs = new ArrayList<>();
     for (int t = 0; t < workerCpus.size(); t++) {
@@ -306,12 +306,12 @@ public final class Topology {
               sub.done(),
               sub.calls(),
               sub.reaps(),
-              syncIo ? sub.done() : cpu.ring().completed(),
+              cpu.completed(),
               cpu.ring().droppedAtExit(),
               sub.fatal(),
               sub.meanInFlight(endPs),
               sub.inFlightAtEnd(),
-              syncIo ? sub.calls() : cpu.ring().submitted(),
+              cpu.accepted(),
               cpu.latencyNs().copy()));
       latency.add(cpu.latencyNs());
       ledger.merge(cpu.ledger());

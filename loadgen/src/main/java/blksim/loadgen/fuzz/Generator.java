@@ -216,10 +216,11 @@ public final class Generator {
       flag("-R", 15, r.nextInt(2));
       flag("-X", 15, r.nextInt(2));
       flag("-t", 10, r.nextInt(2));
-      // -N1: nops, which run on any device and setup; -S1: preadv2, one read at a time
+      // -N1: nops, which run on any device and setup; -S1: preadv2, one read at a time; -a1: aio
       flag("-N", 8, 1);
       flag("-S", 8, 1);
-      for (String rare : List.of("-a", "-u", "-V", "-e", "-P")) {
+      flag("-a", 8, 1);
+      for (String rare : List.of("-u", "-V", "-e", "-P")) {
         flag(rare, 3, 1);
       }
     }

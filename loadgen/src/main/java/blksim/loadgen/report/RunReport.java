@@ -81,6 +81,11 @@ public record RunReport(
     return result.submitters().stream().mapToLong(RunResult.Submitter::completed).sum();
   }
 
+  /** Reads the kernel took: SQEs, iocbs or preadv2 calls. */
+  public long accepted() {
+    return result.submitters().stream().mapToLong(RunResult.Submitter::accepted).sum();
+  }
+
   /** The value at each of t/io_uring's percentiles, in ns. */
   public long[] percentilesNs() {
     return percentilesNs(result.latencyNs());

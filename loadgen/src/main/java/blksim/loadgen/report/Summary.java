@@ -51,6 +51,19 @@ public final class Summary {
           "  I/Os        %d preadv2 calls, %d returned a whole block, IOS/call=1/0%n",
           calls,
           res.done());
+    } else if (u.aio()) {
+      // -S1 wins over -a1 (the branch above)
+      out.printf(
+          Locale.ROOT,
+          "  I/Os        %d submitted, %d completed (%d reaped, %d left in the aio ring), %d calls"
+              + " of io_submit and io_getevents, IOS/call=%d/%d%n",
+          r.accepted(),
+          r.completed(),
+          res.reaps(),
+          r.completed() - res.reaps(),
+          calls,
+          calls == 0 ? -1 : res.done() / calls,
+          calls == 0 ? -1 : res.reaps() / calls);
     } else {
       out.printf(
           Locale.ROOT,

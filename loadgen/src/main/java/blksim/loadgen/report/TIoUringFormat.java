@@ -40,23 +40,33 @@ public final class TIoUringFormat {
               mine.size(),
               -1));
     }
+    // setup_aio turns polling and registered files and buffers off, and says so on stderr
+    boolean aio = u.aio() && !u.syncIo();
+    if (aio && u.polled()) {
+      lines.add("aio does not support polled IO");
+    }
+    if (aio && (u.fixedBuffers() || u.registerFiles())) {
+      lines.add("aio does not support registered files or buffers");
+    }
     lines.add(
         String.format(
             Locale.ROOT,
             "polled=%d, fixedbufs=%d, register_files=%d, buffered=%d, QD=%d",
-            bit(u.polled()),
-            bit(u.fixedBuffers()),
-            bit(u.registerFiles()),
+            bit(u.polled() && !aio),
+            bit(u.fixedBuffers() && !aio),
+            bit(u.registerFiles() && !aio),
             bit(!u.oDirect()),
             u.depth()));
     lines.add(
         u.syncIo()
             ? "Engine=preadv2"
-            : String.format(
-                Locale.ROOT,
-                "Engine=io_uring, sq_ring=%d, cq_ring=%d",
-                u.sqRingEntries(),
-                u.cqRingEntries()));
+            : aio
+                ? "Engine=aio"
+                : String.format(
+                    Locale.ROOT,
+                    "Engine=io_uring, sq_ring=%d, cq_ring=%d",
+                    u.sqRingEntries(),
+                    u.cqRingEntries()));
     return lines;
   }
 

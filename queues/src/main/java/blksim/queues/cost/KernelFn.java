@@ -19,6 +19,22 @@ public enum KernelFn implements CostId {
    * inlined, its completion deferred to the flush at the end of {@code io_submit_sqes}.
    */
   IO_NOP("io_issue_sqe"),
+  /** t/io_uring -a1's iocbs ({@code io_prep_pread}), per iocb. */
+  PREP_MORE_IOS_AIO("prep_more_ios_aio"),
+  /** t/io_uring -a1's walk of the events io_getevents copied out, per event. */
+  REAP_EVENTS_AIO("reap_events_aio"),
+  /** {@code io_submit} per call: the context's lookup and reference, the plug. */
+  IO_SUBMIT("io_submit"),
+  /** {@code io_submit_one} per iocb: the iocb copied in, {@code aio_get_req}, {@code aio_read}. */
+  IO_SUBMIT_ONE("io_submit_one"),
+  /**
+   * {@code aio_complete_rw}: the event into the ring ({@code aio_complete}), {@code iocb_destroy}.
+   */
+  AIO_COMPLETE_RW("aio_complete_rw"),
+  /** {@code io_getevents} per call: the context's lookup and reference, the ring's mutex. */
+  IO_GETEVENTS("io_getevents"),
+  /** {@code aio_read_events_ring}'s copy of one event to user space. */
+  AIO_READ_EVENTS_RING("aio_read_events_ring"),
   /** t/io_uring -S1's loop in user space, per read ({@code submitter_sync_fn}). */
   SUBMITTER_SYNC_FN("submitter_sync_fn"),
   /**

@@ -255,6 +255,7 @@ public final class PathCosts {
     tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK, ps(2 * atomic + irq));
     NopCosts.price(this, p, knobs.nop(), call, l1, f.ns(PART_STAT_CYCLES));
     SyncCosts.price(this, p, k, call, l1, atomic, f.ns(f.storeCycles()));
+    AioCosts.price(this, p, call, l1, atomic, irq, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES));
     for (KernelFn fn : KernelFn.values()) {
       if (!steps.containsKey(fn)) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());

@@ -272,4 +272,14 @@ public final class IoRingCtx {
         overflowList.isEmpty(),
         name + ": " + overflowList.size() + " CQEs still on the overflow list");
   }
+
+  /** What the ring took and posted against what t/io_uring counted done and reaped. */
+  public void auditAgainst(Submitter sub, Books books, String name) {
+    books.checkEqual(
+        submitted,
+        sub.done() + sub.acceptedInHungCall(),
+        name + ": SQEs the kernel accepted vs t/io_uring's done");
+    books.checkEqual(
+        completed - dropped, sub.reaps() + cqEvents(), name + ": CQEs posted vs reaped");
+  }
 }

@@ -1,5 +1,8 @@
 package blksim.queues.uring;
 
+import blksim.queues.aio.IoEvent;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
@@ -48,12 +51,9 @@ public final class Submitter {
   private final boolean fixedBufs;
   private final boolean registerFiles;
   private final boolean vectored;
-  private final boolean randomIo;
   private final SqRing sq;
   private final CqRing cq;
-  private final SubmitterFile[] files;
-  private final RandomGenerator rand;
-  private int curFile;
+  private final FileCursor files;
 
   private int inflight;
 
@@ -68,7 +68,7 @@ public final class Submitter {
   private boolean finish;
   private final boolean polled;
   private final boolean nop;
-  private final java.util.List<String> fatal = new java.util.ArrayList<>();
+  private final java.util.List<String> fatal = new ArrayList<>();
 
   /**
    * @param fileSizes size in bytes of each file the submitter opened
@@ -82,16 +82,11 @@ public final class Submitter {
     this.fixedBufs = c.fixedBufs();
     this.registerFiles = c.registerFiles();
     this.vectored = c.vectored();
-    this.randomIo = c.randomIo();
     this.polled = c.polled();
     this.nop = c.nop();
     this.sq = sq;
     this.cq = cq;
-    this.rand = rand;
-    this.files = new SubmitterFile[fileSizes.length];
-    for (int i = 0; i < fileSizes.length; i++) {
-      files[i] = new SubmitterFile(i, fileSizes[i], bs);
-    }
+    this.files = new FileCursor(fileSizes, bs, depth, c.randomIo(), rand);
   }
 
   /** The t/io_uring flags a submitter reads. */
@@ -184,7 +179,7 @@ public final class Submitter {
    *     head or inflight, and the CQEs stay in the ring
    */
   private boolean reapRead(Cqe cqe) {
-    files[(int) (cqe.userData() & 0xffffffffL)].pendingIos--;
+    files.reaped((int) (cqe.userData() & 0xffffffffL));
     if (cqe.res() == bs) {
       return true;
     }
@@ -236,8 +231,7 @@ public final class Submitter {
   }
 
   /**
-   * The thread blocks for good in io_cqring_wait, which no completion will end: it does nothing
-   * more, and the report names why.
+   * The thread blocks for good in io_cqring_wait, which no completion will end.
    *
    * @param minComplete the {@code min_complete} it asked for
    * @param posted the CQEs there are, all that will come
@@ -245,14 +239,19 @@ public final class Submitter {
    *     {@code done} never counts them
    */
   public void hangInCqringWait(int minComplete, long posted, int accepted) {
-    fatal.add(
+    hangIn(
         "hangs in io_cqring_wait: io_uring_enter(to_submit, min_complete="
             + minComplete
             + ") with "
             + posted
             + " completions posted and none to come; t/io_uring would sleep here until killed");
-    finish = true;
     acceptedInHungCall = accepted;
+  }
+
+  /** The thread blocks for good in a syscall no completion will end ({@code line} says which). */
+  public void hangIn(String line) {
+    fatal.add(line);
+    finish = true;
   }
 
   /** SQEs the kernel took in a call that never returned (a hang), so {@code done} lacks them. */
@@ -260,12 +259,7 @@ public final class Submitter {
     return acceptedInHungCall;
   }
 
-  /**
-   * {@code submitter_sync_fn} ({@code -S1}) before its {@code preadv2}: the next file and offset,
-   * {@code s->inflight++}, {@code s->calls++}.
-   *
-   * @return the read to make, stamped at {@code stampPs}
-   */
+  /** {@code -S1} before a {@code preadv2}: file and offset, {@code inflight++}, {@code calls++}. */
   public Sqe syncRead(long stampPs) {
     inflight++;
     calls++;
@@ -286,10 +280,52 @@ public final class Submitter {
     }
     done++;
     inflight--;
-    files[(int) read.userData()].pendingIos--;
+    files.reaped((int) read.userData());
     latency.record(atPs - read.issuedAtPs());
     inFlightClock.reaped(read.issuedAtPs(), atPs);
     return !finish;
+  }
+
+  /** {@code prep_more_ios_aio} ({@code -a1}): {@code maxIos} iocbs, stamped as SQEs are. */
+  public List<Sqe> prepAio(int maxIos, long startPs, long perIocbPs) {
+    List<Sqe> iocbs = new ArrayList<>();
+    for (int n = 1; n <= maxIos; n++) {
+      iocbs.add(initIo(startPs + n * perIocbPs));
+      inFlightClock.stamped(startPs + n * perIocbPs);
+    }
+    return iocbs;
+  }
+
+  /** {@code io_submit} took the batch: {@code s->calls++; prepped = 0}. */
+  public void aioSubmitted() {
+    calls++;
+    prepped = 0;
+  }
+
+  /**
+   * {@code reap_events_aio} of what {@code io_getevents} returned, from {@code startPs} at {@code
+   * perPs} each: {@code s->calls++}; per event its file, its result, inflight, done and reaps.
+   *
+   * @return events reaped, or -1 after one whose result is not the block size
+   */
+  public int aioReap(List<IoEvent> events, long startPs, long perPs, LatencyRecorder latency) {
+    calls++;
+    int reaped = 0;
+    for (IoEvent ev : events) {
+      files.reaped((int) ev.data());
+      if (ev.res() != bs) {
+        fatal.add("io: unexpected ret=" + ev.res());
+        finish = true;
+        return -1;
+      }
+      reaped++;
+      latency.record(startPs + reaped * perPs - ev.issuedAtPs());
+      inFlightClock.reaped(ev.issuedAtPs(), startPs + reaped * perPs);
+    }
+    inflight -= reaped;
+    done += reaped;
+    reaps += reaped;
+    return reaped;
   }
 
   /** Sets {@code s->finish}, as t/io_uring's main thread does when the runtime is over. */
@@ -306,41 +342,17 @@ public final class Submitter {
       // t/io_uring of 2021 (fio 2ac00585, 0862f718): sqe->opcode = IORING_OP_NOP, nothing else
       return new Sqe(Sqe.IORING_OP_NOP, 0, 0, 0, 0, 0, issuedAtPs);
     }
-    SubmitterFile f = files[0];
-    if (files.length > 1) {
-      f = files[curFile];
-      if (f.pendingIos >= fileDepth()) {
-        curFile = (curFile + 1) % files.length;
-        f = files[curFile];
-      }
-    }
-    f.pendingIos++;
+    SubmitterFile f = files.next();
     int opcode =
         fixedBufs ? Sqe.IORING_OP_READ_FIXED : vectored ? Sqe.IORING_OP_READV : Sqe.IORING_OP_READ;
     return new Sqe(
         opcode,
         registerFiles ? Sqe.IOSQE_FIXED_FILE : 0,
         f.fileno,
-        offset(f),
+        files.offset(f),
         bs,
         f.fileno,
         issuedAtPs);
-  }
-
-  private long offset(SubmitterFile f) {
-    if (randomIo) {
-      return Long.remainderUnsigned(rand.nextLong(), f.maxBlocks - 1) * bs;
-    }
-    long off = f.curOff;
-    f.curOff += bs;
-    if (f.curOff + bs > f.maxSize) {
-      f.curOff = 0;
-    }
-    return off;
-  }
-
-  private int fileDepth() {
-    return (depth + files.length - 1) / files.length;
   }
 
   /** I/Os stamped and not yet reaped, time-weighted mean over [0, {@code endPs}]. */
@@ -378,8 +390,8 @@ public final class Submitter {
   }
 
   /** The lines t/io_uring printed before the thread stopped on an error; empty if none. */
-  public java.util.List<String> fatal() {
-    return java.util.List.copyOf(fatal);
+  public List<String> fatal() {
+    return List.copyOf(fatal);
   }
 
   public int depth() {

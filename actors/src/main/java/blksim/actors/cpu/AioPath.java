@@ -1,0 +1,225 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
+import blksim.actors.block.Disk;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.engine.SimRef;
+import blksim.queues.aio.AioKiocb;
+import blksim.queues.aio.IoEvent;
+import blksim.queues.aio.KioCtx;
+import blksim.queues.bio.Bio;
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.uring.EnterLoop;
+import blksim.queues.uring.EnterLoop.Phase;
+import blksim.queues.uring.Sqe;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code t/io_uring -a1}'s thread on its CPU ({@code submitter_aio_fn}): {@code io_submit} of a
+ * batch of iocbs, then {@code io_getevents} until it has {@code to_wait} events (fs/aio.c 5.16).
+ * Each iocb takes an {@code aio_kiocb} and a bio from the mempool (aio sets no {@code
+ * IOCB_ALLOC_CACHE}), under a plug of more than 2 (no {@code nr_ios}); with irqmode 0 or 1 the
+ * request ends in {@code queue_rq} as the plug is flushed, and {@code aio_complete_rw} puts its
+ * event in the ring before {@code io_submit} returns.
+ */
+final class AioPath implements ThreadLoop {
+  /** What the thread does when a syscall returns to user space. */
+  private enum Returned {
+    FROM_IO_SUBMIT,
+    FROM_IO_GETEVENTS
+  }
+
+  private final CpuCore c;
+  private final EnterLoop loop;
+  private final SubmitterPath thread;
+  private final KioCtx ctx;
+  private final ArrayDeque<Group> groups = new ArrayDeque<>();
+  private List<Sqe> iocbs = List.of();
+  private List<AioKiocb> pending = List.of();
+  private List<IoEvent> events = List.of();
+  private Returned returned;
+  private int toWait;
+
+  /** The bios of a batch that go to one hardware queue. */
+  private record Group(SimRef<BlockDevice.Command> to, List<Bio> bios) {}
+
+  AioPath(CpuCore c, SubmitterPath thread) {
+    this.c = c;
+    this.loop = thread.loop();
+    this.thread = thread;
+    this.ctx = c.aio;
+  }
+
+  /** The loop's head: prep iocbs if none are left over, then io_submit. */
+  @Override
+  public void pass(long t, Outbox out) {
+    int toPrep = c.sub.toPrep();
+    if (toPrep > 0) {
+      iocbs = c.sub.prepAio(toPrep, t, c.costs.step(KernelFn.PREP_MORE_IOS_AIO).ps());
+      t += c.charge(CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_AIO, iocbs.size());
+    }
+    c.sub.beginPass(toPrep > 0 ? iocbs.size() : 0);
+    toWait = c.sub.enterArgs().toWait();
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.IO_SUBMIT_PATH, 1);
+    List<AioKiocb> reqs = new ArrayList<>();
+    for (Sqe iocb : iocbs) {
+      reqs.add(ctx.getReq(iocb));
+    }
+    iocbs = List.of();
+    if (reqs.isEmpty()) {
+      submitted(t, out);
+      return;
+    }
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.IO_SUBMIT_ONE_PATH, reqs.size());
+    pending = reqs;
+    send(
+        Phase.ALLOC_BIOS,
+        c.bioset,
+        new BioSetCache.AllocBios(
+            t,
+            c.index,
+            CpuTime.SUBMIT,
+            reqs.size(),
+            false,
+            c.cfg.nrVecs(),
+            KernelFn.BIO_ALLOC_KIOCB,
+            c.biosetReplies),
+        out);
+  }
+
+  /** A reply to the thread's call. */
+  @Override
+  public void handle(SimMessage m, Outbox out) {
+    if (m instanceof BioSetCache.Allocated a) {
+      loop.answered(Phase.ALLOC_BIOS);
+      allocated(a, out);
+    } else if (m instanceof BlockDevice.Submitted q) {
+      loop.answered(Phase.SUBMIT_BIOS);
+      queued(q, out);
+    } else if (m instanceof BioSetCache.Put p) {
+      loop.answered(Phase.PUT_SUBMITTED);
+      nextGroup(p.atPs(), out);
+    } else if (m instanceof Cpu.Resume r) {
+      loop.answered(Phase.RETURN);
+      back(r.atPs(), out);
+    } else {
+      throw new IllegalStateException("not a reply to libaio: " + m);
+    }
+  }
+
+  /** __blkdev_direct_IO_async of each iocb: its bio set up, grouped by hardware queue. */
+  private void allocated(BioSetCache.Allocated a, Outbox out) {
+    Map<SimRef<BlockDevice.Command>, Group> byHctx = new LinkedHashMap<>();
+    for (int i = 0; i < a.bios().size(); i++) {
+      Bio bio = a.bios().get(i);
+      AioKiocb req = pending.get(i);
+      bio.setRange(req.iocb().off() >> 9, req.iocb().len());
+      bio.setOwner(req);
+      Disk disk = c.cfg.disk((int) req.iocb().userData());
+      byHctx
+          .computeIfAbsent(disk.submitTo(c.index, false), h -> new Group(h, new ArrayList<>()))
+          .bios()
+          .add(bio);
+    }
+    pending = List.of();
+    groups.addAll(byHctx.values());
+    nextGroup(a.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, a.bios().size()), out);
+  }
+
+  private void nextGroup(long t, Outbox out) {
+    Group g = groups.peekFirst();
+    if (g == null) {
+      submitted(t, out);
+      return;
+    }
+    send(
+        Phase.SUBMIT_BIOS,
+        g.to(),
+        new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios()),
+        out);
+  }
+
+  /** The plug was flushed: each bio ended in queue_rq; aio_complete_rw posts its event. */
+  private void queued(BlockDevice.Submitted q, Outbox out) {
+    Group g = groups.pollFirst();
+    if (!q.wouldBlock().isEmpty() || q.ended().size() != g.bios().size()) {
+      throw new InvariantBroken(c.self.name() + ": an aio bio did not end in queue_rq");
+    }
+    long t = q.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.AIO_END_IO_PATH, q.ended().size());
+    for (Bio bio : q.ended()) {
+      ctx.complete((AioKiocb) bio.owner(), CpuCore.res(bio));
+    }
+    send(
+        Phase.PUT_SUBMITTED,
+        c.bioset,
+        new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, q.ended(), c.biosetReplies),
+        out);
+  }
+
+  /** io_submit returns to user space. */
+  private void submitted(long t, Outbox out) {
+    returned = Returned.FROM_IO_SUBMIT;
+    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
+  }
+
+  /** In user space after a syscall: reap what io_getevents gave, then wait for more or loop. */
+  private void back(long t, Outbox out) {
+    if (returned == Returned.FROM_IO_SUBMIT) {
+      c.sub.aioSubmitted();
+    } else {
+      long per = c.costs.step(KernelFn.REAP_EVENTS_AIO).ps();
+      int r = c.sub.aioReap(events, t, per, ps -> c.latencyNs.recordValue(ps / 1000));
+      if (r < 0) {
+        thread.exitThread(t, out);
+        return;
+      }
+      t += c.charge(CpuTime.SUBMIT, KernelFn.REAP_EVENTS_AIO, r);
+      toWait -= r;
+    }
+    if (toWait > 0) {
+      getEvents(t, out);
+    } else if (c.sub.finishing()) {
+      thread.exitThread(t, out);
+    } else {
+      pass(t, out);
+    }
+  }
+
+  /** io_getevents(min_nr = nr = to_wait): every event it waits for is in the ring already. */
+  private void getEvents(long t, Outbox out) {
+    if (ctx.available() < toWait) {
+      c.sub.hangIn(
+          "hangs in io_getevents: min_nr="
+              + toWait
+              + " with "
+              + ctx.available()
+              + " events in the ring and none to come; t/io_uring would sleep here until killed");
+      thread.exitThread(t, out);
+      return;
+    }
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.IO_GETEVENTS_PATH, 1);
+    events = ctx.readEvents(toWait);
+    t += c.charge(CpuTime.SUBMIT, KernelFn.AIO_READ_EVENTS_RING, events.size());
+    returned = Returned.FROM_IO_GETEVENTS;
+    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
+  }
+
+  private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
+    loop.to(call);
+    out.send(to, message);
+  }
+
+  @Override
+  public void audit(Books books, String name) {
+    ctx.audit(books, name);
+  }
+}

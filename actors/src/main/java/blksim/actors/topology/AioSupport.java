@@ -1,0 +1,74 @@
+package blksim.actors.topology;
+
+import blksim.actors.block.Disk;
+import blksim.actors.cpu.CpuConfig;
+import blksim.config.BlksimSettings;
+import blksim.config.IoUringSettings;
+import blksim.config.NullBlkSettings;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What of {@code t/io_uring -a1} (libaio) blksim runs: reads whose requests end in {@code queue_rq}
+ * (irqmode 0 or 1), so that each event is in the ring before {@code io_submit} returns. Where a
+ * task would sleep, or an interrupt complete an aio read, the case is refused by name.
+ */
+final class AioSupport {
+  private AioSupport() {}
+
+  /** The settings alone; -S1 wins over -a1, as in t/io_uring. */
+  static void check(BlksimSettings s) {
+    IoUringSettings u = s.ioUring();
+    if (!u.aio() || u.syncIo()) {
+      return;
+    }
+    NullBlkSettings n = s.nullBlk();
+    ModelSupport.unsupported(
+        u.nop(), "-a1 with -N1: t/io_uring's aio loop reading the files that -N1 does not open");
+    ModelSupport.unsupported(!u.oDirect(), "-a1 -O0: buffered reads through the page cache");
+    ModelSupport.unsupported(
+        u.files().stream().anyMatch(f -> f.startsWith("/dev/dm-")),
+        "-a1 on a DM device: an aio read through device mapper");
+    ModelSupport.unsupported(
+        n.timeout().enabled() || n.requeue().enabled(),
+        "-a1 with a fault injected (timeout=, requeue=): an aio read waiting out its fault");
+    ModelSupport.unsupported(
+        n.irqmode() == NullBlkSettings.IrqMode.TIMER,
+        "-a1 with null_blk irqmode=2: aio_complete in the timer's interrupt, io_getevents"
+            + " sleeping for it");
+  }
+
+  /**
+   * No hardware queue with fewer tags than the threads' plugs hold: each request ends in queue_rq
+   * as the plug is flushed, so a thread holds one io_submit's batch at most ({@code -s}); a bio
+   * without REQ_NOWAIT that found no tag would sleep in blk_mq_get_tag.
+   */
+  static void checkQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
+    IoUringSettings u = s.ioUring();
+    if (!u.aio() || u.syncIo()) {
+      return;
+    }
+    int tags = s.nullBlk().hwQueueDepth();
+    int held = Math.min(u.depth(), Math.max(1, u.batchSubmit()));
+    Map<String, Integer> load = new TreeMap<>();
+    for (int t = 0; t < cfgs.size(); t++) {
+      Map<String, Integer> mine = new TreeMap<>();
+      for (Disk disk : cfgs.get(t).files()) {
+        disk.hwQueues(cpus.get(t), false).forEach(h -> mine.put(h, held));
+      }
+      mine.forEach((h, n) -> load.merge(h, n, Integer::sum));
+    }
+    load.forEach(
+        (h, n) ->
+            ModelSupport.unsupported(
+                n > tags,
+                "-a1 with "
+                    + n
+                    + " requests at once on "
+                    + h
+                    + " of "
+                    + tags
+                    + " tags: io_submit sleeping for a tag"));
+  }
+}

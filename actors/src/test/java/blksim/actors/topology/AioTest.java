@@ -1,0 +1,77 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.config.ConfigError;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code t/io_uring -a1}: io_submit of each batch, io_getevents of {@code to_wait}; each iocb an
+ * aio_kiocb and a bio from the mempool, its event in the ring when its request ends in queue_rq.
+ */
+class AioTest {
+
+  private static final String AIO =
+      Runs.D32
+          + "blksim.io-uring.aio = true\nblksim.interference.enabled = false\n"
+          + "blksim.run.runtime = 1ms\n";
+
+  @Test
+  void eachBatchShouldBeOneIoSubmitAndOneIoGeteventsWithEveryBioFromTheMempool() {
+    RunResult res = Runs.sequential(AIO);
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    Map<String, CostLedger.Entry> steps = res.ledger().steps(0);
+    long submitted = res.submitters().get(0).accepted();
+    assertEquals(submitted, steps.get("io_submit_one").calls(), "one aio_kiocb per iocb");
+    assertEquals(submitted, steps.get("aio_complete_rw").calls(), "each read posts an event");
+    assertEquals(submitted, steps.get("fget_fput").calls(), "aio has no registered files");
+    long submits = steps.get("io_submit").calls();
+    assertEquals(submits, steps.get("io_getevents").calls(), "-d32 -s32 -c32: a wait per batch");
+    assertEquals(submits + steps.get("io_getevents").calls(), res.calls());
+    assertEquals(32, res.reaps() / steps.get("io_getevents").calls());
+    assertEquals(submitted, res.bioCache().mempoolAllocs(), "no IOCB_ALLOC_CACHE: the mempool");
+    assertEquals(0, res.bioCache().cacheHits());
+    assertFalse(steps.containsKey("io_uring_enter"));
+    assertEquals(0, res.ledger().time(0, CpuTime.POLL), "aio never polls");
+    assertEquals(res.done(), res.reaps(), "t/io_uring counts an aio read done when reaped");
+  }
+
+  @Test
+  void waitingForMoreEventsThanAreInFlightShouldHangInIoGetevents() {
+    // -d3 -s2 -c3: to_wait counts the batch twice, 3 events wanted of 2
+    RunResult res =
+        Runs.sequential(
+            AIO, "io-uring.depth=3", "io-uring.batch-submit=2", "io-uring.batch-complete=3");
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    String fatal = res.submitters().get(0).fatal().get(0);
+    assertTrue(fatal.startsWith("hangs in io_getevents: min_nr=3 with 2 events"), fatal);
+  }
+
+  @Test
+  void aioReadsThatWouldSleepOrTakeAnInterruptShouldBeRefusedByName() {
+    ConfigError timer = Runs.refused(AIO, "null-blk.irqmode=2");
+    assertTrue(timer.getMessage().contains("-a1 with null_blk irqmode=2"), timer.getMessage());
+    ConfigError tags = Runs.refused(AIO, "null-blk.hw-queue-depth=16");
+    assertTrue(tags.getMessage().contains("io_submit sleeping for a tag"), tags.getMessage());
+  }
+
+  @Test
+  void syncShouldWinOverAioAsInTIoUring() {
+    RunResult res = Runs.sequential(AIO, "io-uring.sync-io=true");
+    assertTrue(res.ledger().steps(0).containsKey("__blkdev_direct_IO_simple"));
+    assertFalse(res.ledger().steps(0).containsKey("io_submit"));
+  }
+
+  @Test
+  void bothEnginesShouldAgreeOnAio() {
+    RunResult seq =
+        Runs.sameOnBothEngines(
+            Runs.settings(AIO, "io-uring.threads=2", "cpu.count=2", "run.runtime=300us"));
+    assertEquals(2, seq.submitters().size());
+  }
+}

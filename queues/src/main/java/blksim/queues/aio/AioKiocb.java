@@ -1,0 +1,22 @@
+package blksim.queues.aio;
+
+import blksim.queues.bio.BioOwner;
+import blksim.queues.uring.Sqe;
+
+/**
+ * Models {@code struct aio_kiocb} (fs/aio.c): one libaio request, from {@code aio_get_req} in
+ * {@code io_submit} to {@code iocb_destroy} after its event is in the ring. Its bio's {@code
+ * ki_complete} is {@code aio_complete_rw}.
+ */
+public final class AioKiocb implements BioOwner {
+  private final Sqe iocb;
+
+  AioKiocb(Sqe iocb) {
+    this.iocb = iocb;
+  }
+
+  /** The {@code struct iocb} user space submitted: file, offset, length, {@code aio_data}. */
+  public Sqe iocb() {
+    return iocb;
+  }
+}
