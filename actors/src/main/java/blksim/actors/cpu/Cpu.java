@@ -285,7 +285,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
     inIrq = false;
     if (thread.woken()) {
-      thread.wake(endPs, out);
+      run.wake(endPs, out);
     } else if (stashed != null) {
       SimMessage m = StashedReply.at(stashed, endPs);
       stashed = null;

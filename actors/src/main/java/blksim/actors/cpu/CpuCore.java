@@ -201,6 +201,25 @@ final class CpuCore {
     return cfg.syncIo() ? sub.done() : aio != null ? aio.completed() : ring.completed();
   }
 
+  /**
+   * bi_end_io of a bio an interrupt ended: an io_uring request's ({@link #endIo}), an aio request's
+   * ({@code aio_complete_rw} posts its event), or a sync read's on the stack ({@code
+   * blkdev_bio_end_io_simple}: its task wakes).
+   *
+   * @return the functions it ran
+   */
+  KernelFn[] endInIrq(blksim.queues.bio.Bio bio) {
+    if (bio.owner() instanceof blksim.queues.aio.AioKiocb req) {
+      aio.complete(req, res(bio));
+      return CpuPaths.AIO_END_IO_PATH;
+    }
+    if (bio.pool() == null) {
+      bio.setOwner(null); // WRITE_ONCE(bio->bi_private, NULL): the task's wait is over
+      return CpuPaths.SYNC_END_IO_PATH;
+    }
+    return endIo((IoKiocb) bio.owner(), res(bio));
+  }
+
   /** The result a request completes with: its size, or the bio's error. */
   static int res(blksim.queues.bio.Bio bio) {
     return bio.status() == 0 ? bio.sizeBytes() : bio.status();

@@ -60,9 +60,9 @@ final class CpuPaths {
     KernelFn.UNATTRIBUTED
   };
 
-  /** A sync read's bio ended: its end_io, and its pages released when the wait is over. */
+  /** A sync read's bio ended: bio_endio, and its end_io, which wakes the task if it sleeps. */
   static final KernelFn[] SYNC_END_IO_PATH = {
-    KernelFn.BIO_ENDIO, KernelFn.BLKDEV_BIO_END_IO_SIMPLE, KernelFn.BIO_RELEASE_PAGES
+    KernelFn.BIO_ENDIO, KernelFn.BLKDEV_BIO_END_IO_SIMPLE
   };
 
   /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */

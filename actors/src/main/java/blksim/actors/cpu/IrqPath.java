@@ -9,7 +9,7 @@ import blksim.devices.dm.DmIo;
 import blksim.queues.bio.Bio;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.IoKiocb;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -72,14 +72,21 @@ final class IrqPath {
     }
     groups.ended();
     long t = m.atPs();
+    List<Bio> put = new ArrayList<>();
     for (Bio bio : m.ended()) {
-      t += c.charge(CpuTime.IRQ, c.endIo((IoKiocb) bio.owner(), CpuCore.res(bio)), 1);
+      t += c.charge(CpuTime.IRQ, c.endInIrq(bio), 1);
+      if (bio.pool() != null) {
+        put.add(bio);
+      }
     }
     if (thread.wakeIfSleeping()) {
       t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
     }
-    out.send(
-        c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.IRQ, m.ended(), c.biosetReplies));
+    if (put.isEmpty()) {
+      // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
+      return onBiosPut(t, out);
+    }
+    out.send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.IRQ, put, c.biosetReplies));
     return -1;
   }
 

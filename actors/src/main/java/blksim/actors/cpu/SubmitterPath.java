@@ -246,7 +246,8 @@ final class SubmitterPath implements ThreadLoop {
   }
 
   /** The woken thread is switched back in when the interrupt is over, and waits on. */
-  void wake(long t, Outbox out) {
+  @Override
+  public void wake(long t, Outbox out) {
     loop.switchedIn();
     cqringWait(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
   }
@@ -363,6 +364,12 @@ final class SubmitterPath implements ThreadLoop {
   public void audit(Books books, String name) {
     c.ring.audit(books, name);
     c.ring.auditAgainst(c.sub, books, name);
+  }
+
+  /** The thread goes to sleep at {@code t}, its CPU idle until an interrupt wakes it. */
+  void sleep(long t) {
+    loop.to(Phase.SLEEP);
+    freeAtPs = t;
   }
 
   /** The thread's loop state, which its preadv2 or libaio loop drives instead. */

@@ -76,10 +76,16 @@ final class SyncReadPath implements ThreadLoop {
       loop.answered(Phase.SUBMIT_BIOS);
       if (q.ended().contains(bio)) {
         ended(q.atPs(), CpuTime.SUBMIT, out);
-      } else if (!q.wouldBlock().isEmpty() || !bio.polled()) {
-        throw new InvariantBroken(c.self.name() + ": a sync read neither queued to poll nor ended");
-      } else {
+      } else if (!q.wouldBlock().isEmpty()) {
+        throw new InvariantBroken(c.self.name() + ": a sync read found no tag");
+      } else if (bio.owner() == null) {
+        // an interrupt taken before the task looked ended it: bi_private is NULL, no sleep
+        waitOver(q.atPs(), out);
+      } else if (bio.polled()) {
         poll(q.atPs(), out);
+      } else {
+        // blk_io_schedule: the task sleeps until the interrupt that ends its bio wakes it
+        thread.sleep(q.atPs() + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1));
       }
     } else if (m instanceof BlockDevice.Polled p) {
       loop.answered(Phase.POLL);
@@ -106,9 +112,21 @@ final class SyncReadPath implements ThreadLoop {
         out);
   }
 
-  /** The bio ended: bio_endio, blkdev_bio_end_io_simple; the wait is over, preadv2 returns. */
+  /** The bio ended here: bio_endio, blkdev_bio_end_io_simple; the wait is over. */
   private void ended(long t, CpuTime what, Outbox out) {
-    t += c.charge(what, CpuPaths.SYNC_END_IO_PATH, 1);
+    waitOver(t + c.charge(what, CpuPaths.SYNC_END_IO_PATH, 1), out);
+  }
+
+  /** An interrupt ended the bio and woke the task, which is switched back in. */
+  @Override
+  public void wake(long t, Outbox out) {
+    loop.switchedIn();
+    waitOver(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
+  }
+
+  /** bio_release_pages, bio_uninit, and preadv2 returns. */
+  private void waitOver(long t, Outbox out) {
+    t += c.charge(CpuTime.SUBMIT, KernelFn.BIO_RELEASE_PAGES, 1);
     send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
   }
 

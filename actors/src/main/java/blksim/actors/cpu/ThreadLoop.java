@@ -16,6 +16,9 @@ interface ThreadLoop {
   /** The reply to the call the thread has out. */
   void handle(SimMessage m, Outbox out);
 
+  /** The thread, woken from its sleep by an interrupt's completion, runs again at {@code t}. */
+  void wake(long t, Outbox out);
+
   /** Checks what the loop's reads left in the kernel. */
   void audit(Books books, String name);
 }

@@ -33,16 +33,13 @@ final class AioSupport {
     ModelSupport.unsupported(
         n.timeout().enabled() || n.requeue().enabled(),
         "-a1 with a fault injected (timeout=, requeue=): an aio read waiting out its fault");
-    ModelSupport.unsupported(
-        n.irqmode() == NullBlkSettings.IrqMode.TIMER,
-        "-a1 with null_blk irqmode=2: aio_complete in the timer's interrupt, io_getevents"
-            + " sleeping for it");
   }
 
   /**
-   * No hardware queue with fewer tags than the threads' plugs hold: each request ends in queue_rq
-   * as the plug is flushed, so a thread holds one io_submit's batch at most ({@code -s}); a bio
-   * without REQ_NOWAIT that found no tag would sleep in blk_mq_get_tag.
+   * No hardware queue with fewer tags than the threads hold: with irqmode 0 or 1 each request ends
+   * in queue_rq as the plug is flushed, so a thread holds one io_submit's batch at most ({@code
+   * -s}); with timers, all it has in flight. A bio without REQ_NOWAIT that found no tag would sleep
+   * in blk_mq_get_tag.
    */
   static void checkQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
     IoUringSettings u = s.ioUring();
@@ -50,7 +47,9 @@ final class AioSupport {
       return;
     }
     int tags = s.nullBlk().hwQueueDepth();
-    int held = Math.min(u.depth(), Math.max(1, u.batchSubmit()));
+    // a timer (irqmode=2) keeps each tag until it fires: all the thread has in flight
+    boolean timer = s.nullBlk().irqmode() == NullBlkSettings.IrqMode.TIMER;
+    int held = timer ? u.depth() : Math.min(u.depth(), Math.max(1, u.batchSubmit()));
     Map<String, Integer> load = new TreeMap<>();
     for (int t = 0; t < cfgs.size(); t++) {
       Map<String, Integer> mine = new TreeMap<>();

@@ -11,8 +11,9 @@ import java.util.TreeMap;
 
 /**
  * What of {@code t/io_uring -S1} (preadv2, one read at a time per thread) blksim runs: a read whose
- * bio ends in {@code queue_rq} (irqmode 0 or 1), or that its own thread polls on a poll queue.
- * Where the task would sleep for its bio or for a tag, the case is refused by name.
+ * bio ends in {@code queue_rq} (irqmode 0 or 1) or by its timer (irqmode 2, the task sleeping until
+ * the interrupt), or that its own thread polls on a poll queue. Where the task would sleep for a
+ * tag, or be woken by another thread's poll, the case is refused by name.
  */
 final class SyncSupport {
   private SyncSupport() {}
@@ -33,10 +34,6 @@ final class SyncSupport {
     ModelSupport.unsupported(
         n.timeout().enabled() || n.requeue().enabled(),
         "-S1 with a fault injected (timeout=, requeue=): a sync read waiting out its fault");
-    boolean polledOnPollQueue = u.polled() && n.pollQueues() > 0 && s.kernel().nullBlkPoll();
-    ModelSupport.unsupported(
-        n.irqmode() == NullBlkSettings.IrqMode.TIMER && !polledOnPollQueue,
-        "-S1 with null_blk irqmode=2: a sync read sleeping in blk_io_schedule until its timer");
   }
 
   /**

@@ -54,10 +54,23 @@ class AioTest {
 
   @Test
   void aioReadsThatWouldSleepOrTakeAnInterruptShouldBeRefusedByName() {
-    ConfigError timer = Runs.refused(AIO, "null-blk.irqmode=2");
-    assertTrue(timer.getMessage().contains("-a1 with null_blk irqmode=2"), timer.getMessage());
+    ConfigError timer = Runs.refused(AIO, "null-blk.irqmode=2", "null-blk.hw-queue-depth=31");
+    assertTrue(timer.getMessage().contains("32 requests at once"), timer.getMessage());
     ConfigError tags = Runs.refused(AIO, "null-blk.hw-queue-depth=16");
     assertTrue(tags.getMessage().contains("io_submit sleeping for a tag"), tags.getMessage());
+  }
+
+  @Test
+  void eventsByTimerShouldWakeIoGeteventsFromItsSleep() {
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(AIO, "null-blk.irqmode=2", "null-blk.completion-nsec=10000"));
+    Map<String, CostLedger.Entry> steps = res.ledger().steps(0);
+    long getevents = steps.get("io_getevents").calls();
+    assertEquals(2 * getevents, steps.get("__schedule").calls(), "each wait sleeps and wakes once");
+    assertEquals(getevents, steps.get("try_to_wake_up").calls(), "one interrupt ends the batch");
+    assertTrue(res.ledger().time(0, CpuTime.IRQ) > 0, "aio_complete runs in the interrupt");
+    assertEquals(res.submitters().get(0).accepted(), steps.get("aio_complete_rw").calls());
   }
 
   @Test

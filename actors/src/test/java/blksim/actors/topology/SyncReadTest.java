@@ -51,6 +51,23 @@ class SyncReadTest {
   }
 
   @Test
+  void aReadEndedByItsTimerShouldSleepInBlkIoScheduleUntilTheInterruptWakesIt() {
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SYNC,
+                "io-uring.polled=false",
+                "null-blk.irqmode=2",
+                "null-blk.completion-nsec=10000"));
+    Map<String, CostLedger.Entry> steps = res.ledger().steps(0);
+    assertEquals(2 * res.done(), steps.get("__schedule").calls(), "out and back in, per read");
+    assertEquals(res.done(), steps.get("try_to_wake_up").calls(), "the interrupt wakes the task");
+    assertEquals(res.done(), steps.get("blkdev_bio_end_io_simple").calls());
+    assertTrue(res.ledger().time(0, CpuTime.IRQ) > 0, "its end_io runs in the interrupt");
+    assertTrue(res.latencyNs().getMinValue() > 10_000, "each read waits out its timer");
+  }
+
+  @Test
   void thePerCpuBioCacheShouldNotMatterToABioOnTheStack() {
     RunResult on = Runs.sequential(SYNC, "bioset.percpu-cache=true");
     RunResult off = Runs.sequential(SYNC, "bioset.percpu-cache=false");
@@ -62,8 +79,15 @@ class SyncReadTest {
   void syncReadsThatWouldSleepShouldBeRefusedByName() {
     String twoOnOnePollQueue = Runs.refused(SYNC, "io-uring.threads=2").getMessage();
     assertTrue(twoOnOnePollQueue.contains("2 threads polling"), twoOnOnePollQueue);
-    ConfigError timer = Runs.refused(SYNC, "io-uring.polled=false", "null-blk.irqmode=2");
-    assertTrue(timer.getMessage().contains("blk_io_schedule"), timer.getMessage());
+    ConfigError tags =
+        Runs.refused(
+            SYNC,
+            "io-uring.polled=false",
+            "io-uring.threads=2",
+            "cpu.count=2",
+            "null-blk.submit-queues=1",
+            "null-blk.hw-queue-depth=1");
+    assertTrue(tags.getMessage().contains("sleeping for a tag"), tags.getMessage());
     ConfigError buffered = Runs.refused(SYNC, "io-uring.o-direct=false");
     assertTrue(buffered.getMessage().contains("page cache"), buffered.getMessage());
   }

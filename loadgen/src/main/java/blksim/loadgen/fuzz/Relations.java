@@ -119,6 +119,10 @@ final class Relations {
       // null_blk's fault attribute counts every CPU's calls: the CPUs share it.
       return Result.SKIP;
     }
+    if ("1".equals(c.get("-a")) && !"1".equals(c.get("-S"))) {
+      // libaio's bios come from the mempool, through the slab whose list_lock the CPUs share
+      return Result.SKIP;
+    }
     long runtimeUs = Math.min(Math.max(c.runtimeUs(), 1000), 8000 / (2L * k));
     Case one = ownQueues(c, k, runtimeUs);
     RunReport a = report(one);

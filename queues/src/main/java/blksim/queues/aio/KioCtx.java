@@ -49,6 +49,11 @@ public final class KioCtx {
     ring.addLast(new IoEvent(req.iocb().userData(), res, req.iocb().issuedAtPs()));
   }
 
+  /** Requests submitted and not completed yet. */
+  public long inFlight() {
+    return submitted - completed;
+  }
+
   /** Events in the ring, not yet read. */
   public int available() {
     return ring.size();
