@@ -58,16 +58,16 @@ final class AioSupport {
       }
       mine.forEach((h, n) -> load.merge(h, n, Integer::sum));
     }
-    load.forEach(
-        (h, n) ->
-            ModelSupport.unsupported(
-                n > tags,
-                "-a1 with "
-                    + n
-                    + " requests at once on "
-                    + h
-                    + " of "
-                    + tags
-                    + " tags: io_submit sleeping for a tag"));
+    for (Map.Entry<String, Integer> e : load.entrySet()) {
+      ModelSupport.unsupported(
+          e.getValue() > tags,
+          "-a1 with "
+              + e.getValue()
+              + " requests at once on "
+              + e.getKey()
+              + " of "
+              + tags
+              + " tags: io_submit sleeping for a tag");
+    }
   }
 }

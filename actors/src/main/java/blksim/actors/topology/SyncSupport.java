@@ -55,31 +55,30 @@ final class SyncSupport {
         boolean polled = cfg.hipri() && disk.pollsBlkMq();
         disk.hwQueues(cpus.get(t), polled).forEach(h -> mine.put(h, polled));
       }
-      mine.forEach(
-          (h, polled) -> {
-            threads.merge(h, 1, Integer::sum);
-            polledQueue.put(h, polled);
-          });
+      for (Map.Entry<String, Boolean> e : mine.entrySet()) {
+        threads.merge(e.getKey(), 1, Integer::sum);
+        polledQueue.put(e.getKey(), e.getValue());
+      }
     }
-    threads.forEach(
-        (h, n) -> {
-          ModelSupport.unsupported(
-              polledQueue.get(h) && n > 1,
-              "-S1 -p1 with "
-                  + n
-                  + " threads polling "
-                  + h
-                  + ": a sync read whose bio another thread's poll ends, woken from"
-                  + " blk_io_schedule");
-          ModelSupport.unsupported(
-              n > tags,
-              "-S1 with "
-                  + n
-                  + " threads on "
-                  + h
-                  + " of "
-                  + tags
-                  + " tags: a sync read sleeping for a tag");
-        });
+    for (Map.Entry<String, Integer> e : threads.entrySet()) {
+      String h = e.getKey();
+      int n = e.getValue();
+      ModelSupport.unsupported(
+          polledQueue.get(h) && n > 1,
+          "-S1 -p1 with "
+              + n
+              + " threads polling "
+              + h
+              + ": a sync read whose bio another thread's poll ends, woken from blk_io_schedule");
+      ModelSupport.unsupported(
+          n > tags,
+          "-S1 with "
+              + n
+              + " threads on "
+              + h
+              + " of "
+              + tags
+              + " tags: a sync read sleeping for a tag");
+    }
   }
 }
