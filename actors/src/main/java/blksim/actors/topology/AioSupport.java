@@ -23,16 +23,7 @@ final class AioSupport {
     if (!u.aio() || u.syncIo()) {
       return;
     }
-    NullBlkSettings n = s.nullBlk();
-    ModelSupport.unsupported(
-        u.nop(), "-a1 with -N1: t/io_uring's aio loop reading the files that -N1 does not open");
-    ModelSupport.unsupported(!u.oDirect(), "-a1 -O0: buffered reads through the page cache");
-    ModelSupport.unsupported(
-        u.files().stream().anyMatch(f -> f.startsWith("/dev/dm-")),
-        "-a1 on a DM device: an aio read through device mapper");
-    ModelSupport.unsupported(
-        n.timeout().enabled() || n.requeue().enabled(),
-        "-a1 with a fault injected (timeout=, requeue=): an aio read waiting out its fault");
+    SyncSupport.outsideTheRing(s, "-a1", "aio", "an aio read");
   }
 
   /**

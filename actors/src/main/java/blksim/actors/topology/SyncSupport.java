@@ -24,16 +24,29 @@ final class SyncSupport {
     if (!u.syncIo()) {
       return;
     }
+    outsideTheRing(s, "-S1", "sync", "a sync read");
+  }
+
+  /**
+   * What a loop other than io_uring's ({@code flag}: -S1, -a1) does not run yet: the files -N1 does
+   * not open, buffered reads, DM, faults.
+   */
+  static void outsideTheRing(BlksimSettings s, String flag, String loop, String read) {
+    IoUringSettings u = s.ioUring();
     NullBlkSettings n = s.nullBlk();
     ModelSupport.unsupported(
-        u.nop(), "-S1 with -N1: t/io_uring's sync loop reading the files that -N1 does not open");
-    ModelSupport.unsupported(!u.oDirect(), "-S1 -O0: buffered reads through the page cache");
+        u.nop(),
+        flag
+            + " with -N1: t/io_uring's "
+            + loop
+            + " loop reading the files that -N1 does not open");
+    ModelSupport.unsupported(!u.oDirect(), flag + " -O0: buffered reads through the page cache");
     ModelSupport.unsupported(
         u.files().stream().anyMatch(f -> f.startsWith("/dev/dm-")),
-        "-S1 on a DM device: a sync read through device mapper");
+        flag + " on a DM device: " + read + " through device mapper");
     ModelSupport.unsupported(
         n.timeout().enabled() || n.requeue().enabled(),
-        "-S1 with a fault injected (timeout=, requeue=): a sync read waiting out its fault");
+        flag + " with a fault injected (timeout=, requeue=): " + read + " waiting out its fault");
   }
 
   /**
