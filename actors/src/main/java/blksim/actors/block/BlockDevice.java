@@ -85,8 +85,18 @@ public final class BlockDevice {
    */
   public record Woken(long atPs) implements Reply {}
 
-  /** {@code bio_poll} of {@code bio}, on behalf of {@code call}. */
-  public record PollBio(long atPs, Call call, Bio bio) implements Command {}
+  /**
+   * {@code bio_poll} of {@code bio}, on behalf of {@code call}.
+   *
+   * @param batch whether the caller passes an {@code io_comp_batch} (io_uring's io_do_iopoll, DM
+   *     passing it on); a sync read's {@code bio_poll(&bio, NULL, 0)} does not
+   */
+  public record PollBio(long atPs, Call call, Bio bio, boolean batch) implements Command {
+    /** With a batch. */
+    public PollBio(long atPs, Call call, Bio bio) {
+      this(atPs, call, bio, true);
+    }
+  }
 
   /**
    * The device took the bios and queued {@code count} of them; {@code ended} are the bios it

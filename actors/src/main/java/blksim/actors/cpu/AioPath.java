@@ -182,7 +182,7 @@ final class AioPath implements ThreadLoop {
   /** In user space after a syscall: reap what io_getevents gave, then wait for more or loop. */
   private void back(long t, Outbox out) {
     if (returned == Returned.FROM_IO_SUBMIT) {
-      c.sub.aioSubmitted();
+      c.sub.aioCall(true);
     } else {
       long per = c.costs.step(KernelFn.REAP_EVENTS_AIO).ps();
       int r = c.sub.aioReap(events, t, per, ps -> c.latencyNs.recordValue(ps / 1000));
@@ -204,6 +204,7 @@ final class AioPath implements ThreadLoop {
 
   /** io_getevents(min_nr = nr = to_wait). */
   private void getEvents(long t, Outbox out) {
+    c.sub.aioCall(false);
     waitEvents(t + c.charge(CpuTime.SUBMIT, CpuPaths.IO_GETEVENTS_PATH, 1), out);
   }
 
@@ -247,5 +248,6 @@ final class AioPath implements ThreadLoop {
   @Override
   public void audit(Books books, String name) {
     ctx.audit(books, name);
+    books.checkEqual(ctx.read(), c.sub.reaps(), name + ": aio events read vs t/io_uring's reaps");
   }
 }

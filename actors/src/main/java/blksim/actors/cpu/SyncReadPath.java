@@ -108,7 +108,7 @@ final class SyncReadPath implements ThreadLoop {
     send(
         Phase.POLL,
         c.cfg.disk((int) read.userData()).pollTo(bio.cookie()),
-        new BlockDevice.PollBio(t, c.call(CpuTime.POLL), bio),
+        new BlockDevice.PollBio(t, c.call(CpuTime.POLL), bio, false),
         out);
   }
 
@@ -121,7 +121,13 @@ final class SyncReadPath implements ThreadLoop {
   @Override
   public void wake(long t, Outbox out) {
     loop.switchedIn();
-    waitOver(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
+    t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
+    if (bio.owner() != null) {
+      // woken, but bi_private is still set: the loop sleeps again
+      thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1));
+      return;
+    }
+    waitOver(t, out);
   }
 
   /** bio_release_pages, bio_uninit, and preadv2 returns. */
@@ -151,6 +157,8 @@ final class SyncReadPath implements ThreadLoop {
   @Override
   public void audit(Books books, String name) {
     books.checkEqual(calls, returned, name + ": preadv2 calls vs returns");
+    books.checkEqual(returned, c.sub.done(), name + ": preadv2 returns vs t/io_uring's done");
+    books.checkEqual(calls, c.sub.calls(), name + ": preadv2 calls vs t/io_uring's calls");
     books.check(bio == null || !bio.inUse(), name + ": a sync read's bio was left in use");
   }
 }

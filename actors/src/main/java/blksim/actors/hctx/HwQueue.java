@@ -63,6 +63,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** The last call of each CPU, by CPU number: where the driver's answers for it go. */
   private final Map<Integer, Call> callers = new HashMap<>();
 
+  /** Whether each CPU's poll under way passes an io_comp_batch (a sync read's does not). */
+  private final Map<Integer, Boolean> batched = new HashMap<>();
+
   /** Bios the driver ended in the earlier rounds of a call that kblockd redispatches, by CPU. */
   private final Map<Integer, List<Bio>> endedEarlier = new HashMap<>();
 
@@ -216,6 +219,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** blk_mq_poll of this queue: whichever bio's cookie named it, the queue is what is polled. */
   private void onPoll(BlockDevice.PollBio m, Outbox out) {
     remember(m.call());
+    batched.put(m.call().cpu(), m.batch());
     out.send(driver, new NullBlkDevice.PollQueue(m.atPs(), hctx.index(), m.call().exec()));
   }
 
@@ -226,10 +230,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
   }
 
-  /**
-   * The driver's answer goes back to the caller whose execution it carries: a CPU calls a queue
-   * once at a time, and the interrupt that ends its timers runs on the CPU that queued them.
-   */
+  /** The driver's answer goes to the caller whose execution it carries (one call a CPU at once). */
   private void onDriverReply(FromDriver m, Outbox out) {
     NullBlkDevice.Exec e = execOf(m.reply());
     Call c = callers.get(e.cpu());
@@ -324,7 +325,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     int cpu = call.cpu();
     List<Request> alone = m.rqs();
     List<Request> batch = List.of();
-    if (features.pollBatch()) {
+    if (features.pollBatch() && batched.getOrDefault(cpu, true)) {
       alone = new ArrayList<>();
       batch = new ArrayList<>();
       for (Request rq : m.rqs()) {

@@ -42,7 +42,7 @@ final class SyncSupport {
             + " loop reading the files that -N1 does not open");
     ModelSupport.unsupported(!u.oDirect(), flag + " -O0: buffered reads through the page cache");
     ModelSupport.unsupported(
-        u.files().stream().anyMatch(f -> f.startsWith("/dev/dm-")),
+        u.files().stream().anyMatch(f -> ModelSupport.DM.matcher(f).matches()),
         flag + " on a DM device: " + read + " through device mapper");
     ModelSupport.unsupported(
         n.timeout().enabled() || n.requeue().enabled(),

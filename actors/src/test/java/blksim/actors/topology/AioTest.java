@@ -50,6 +50,7 @@ class AioTest {
     assertTrue(res.books().balanced(), res.books().violations().toString());
     String fatal = res.submitters().get(0).fatal().get(0);
     assertTrue(fatal.startsWith("hangs in io_getevents: min_nr=3 with 2 events"), fatal);
+    assertEquals(2, res.calls(), "s->calls++ before the io_getevents that never returns");
   }
 
   @Test

@@ -68,6 +68,23 @@ class SyncReadTest {
   }
 
   @Test
+  void aSyncPollShouldPassNoBatchSoNullPollEndsItsRequestAlone() {
+    // bio_poll(&bio, NULL, 0): blk_mq_add_to_batch refuses without an io_comp_batch (5.17)
+    RunResult res = Runs.sequential(SYNC, "kernel.preset=\"5.17\"");
+    Map<String, CostLedger.Entry> steps = res.ledger().steps(0);
+    assertFalse(steps.containsKey("blk_mq_end_request_batch"), steps.keySet().toString());
+    assertEquals(res.done(), steps.get("blk_mq_end_request").calls());
+  }
+
+  @Test
+  void aHipriReadOnAQueueThatCannotPollShouldSleepForItsTimer() {
+    // poll_queues=0: submit_bio_noacct clears REQ_POLLED, the task sleeps; no IOPOLL ring spins
+    RunResult res = Runs.sequential(SYNC, "null-blk.poll-queues=0", "null-blk.irqmode=2");
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    assertEquals(2 * res.done(), res.ledger().steps(0).get("__schedule").calls());
+  }
+
+  @Test
   void thePerCpuBioCacheShouldNotMatterToABioOnTheStack() {
     RunResult on = Runs.sequential(SYNC, "bioset.percpu-cache=true");
     RunResult off = Runs.sequential(SYNC, "bioset.percpu-cache=false");

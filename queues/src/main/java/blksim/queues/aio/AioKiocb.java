@@ -9,10 +9,17 @@ import blksim.queues.uring.Sqe;
  * ki_complete} is {@code aio_complete_rw}.
  */
 public final class AioKiocb implements BioOwner {
+  private final KioCtx ctx;
   private final Sqe iocb;
 
-  AioKiocb(Sqe iocb) {
+  AioKiocb(KioCtx ctx, Sqe iocb) {
+    this.ctx = ctx;
     this.iocb = iocb;
+  }
+
+  /** {@code ki_ctx}: the context it was submitted to. */
+  public KioCtx ctx() {
+    return ctx;
   }
 
   /** The {@code struct iocb} user space submitted: file, offset, length, {@code aio_data}. */

@@ -37,11 +37,14 @@ public final class KioCtx {
       throw new InvariantBroken("aio: more requests than the ring's " + nrEvents + " events");
     }
     submitted++;
-    return new AioKiocb(iocb);
+    return new AioKiocb(this, iocb);
   }
 
   /** {@code aio_complete}: the request's event goes into the ring. */
   public void complete(AioKiocb req, long res) {
+    if (req.ctx() != this) {
+      throw new InvariantBroken("aio: an event of another context's request");
+    }
     if (completed >= submitted) {
       throw new InvariantBroken("aio: a completion of a request never submitted");
     }
@@ -67,6 +70,11 @@ public final class KioCtx {
     }
     read += out.size();
     return out;
+  }
+
+  /** Events io_getevents copied out. */
+  public long read() {
+    return read;
   }
 
   public long submitted() {

@@ -29,7 +29,7 @@ final class SyncCosts {
   private SyncCosts() {}
 
   /** io_prep_rw and __io_import_iovec's part of row 4 (docs/costs.md 2.6). */
-  static final double IMPORT_SHARE_OF_IO_READ = (2.60 + 4.67) / (3.02 + 2.60 + 4.67);
+  static final double IMPORT_SHARE_OF_IO_READ = 1 - NopCosts.ISSUE_SHARE_OF_IO_READ;
 
   /** bio_endio's part of row 15 (docs/costs.md 2.5). */
   static final double BIO_ENDIO_SHARE = 2.64 / (2.64 + 4.55);

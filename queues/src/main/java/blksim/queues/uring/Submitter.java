@@ -296,20 +296,19 @@ public final class Submitter {
     return iocbs;
   }
 
-  /** {@code io_submit} took the batch: {@code s->calls++; prepped = 0}. */
-  public void aioSubmitted() {
+  /** {@code s->calls++}: after io_submit, which took the batch, or before io_getevents. */
+  public void aioCall(boolean submit) {
     calls++;
-    prepped = 0;
+    prepped = submit ? 0 : prepped;
   }
 
   /**
    * {@code reap_events_aio} of what {@code io_getevents} returned, from {@code startPs} at {@code
-   * perPs} each: {@code s->calls++}; per event its file, its result, inflight, done and reaps.
+   * perPs} each: per event its file, its result, inflight, done and reaps.
    *
    * @return events reaped, or -1 after one whose result is not the block size
    */
   public int aioReap(List<IoEvent> events, long startPs, long perPs, LatencyRecorder latency) {
-    calls++;
     int reaped = 0;
     for (IoEvent ev : events) {
       files.reaped((int) ev.data());
