@@ -149,7 +149,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /**
    * Another CPU's poll ended requests of this CPU's ring: its {@code io_complete_rw_iopoll} wrote
-   * their results and {@code iopoll_completed}; the next io_do_iopoll here finds them done.
+   * their results and {@code iopoll_completed}; the next io_do_iopoll here finds them done. With
+   * none, it ended this thread's sync read and woke its task.
    */
   public record CompletedElsewhere(long atPs, List<Completion> completions) implements Command {}
 
@@ -312,7 +313,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         return;
       }
       if (thread.wakeIfSleeping() && !inIrq) {
-        thread.wake(Math.max(m.atPs(), thread.freeAtPs()), out);
+        run.wake(Math.max(m.atPs(), thread.freeAtPs()), out);
       }
       return;
     }

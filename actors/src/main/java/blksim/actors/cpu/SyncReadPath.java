@@ -89,17 +89,42 @@ final class SyncReadPath implements ThreadLoop {
       }
     } else if (m instanceof BlockDevice.Polled p) {
       loop.answered(Phase.POLL);
-      if (!p.ended().equals(List.of(bio))) {
-        // one thread a poll queue: its poll finds its own bio, which queue_rq put on the list
-        throw new InvariantBroken(c.self.name() + ": a sync read's poll ended " + p.ended());
+      long t = p.atPs() + endOthers(p.ended(), p.atPs(), out);
+      if (p.ended().contains(bio)) {
+        ended(t, CpuTime.POLL, out);
+      } else if (bio.owner() == null) {
+        waitOver(t, out); // another thread's poll ended it first
+      } else {
+        // bio_poll found nothing: blk_io_schedule until the poll that ends it wakes the task
+        thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1));
       }
-      ended(p.atPs(), CpuTime.POLL, out);
     } else if (m instanceof Cpu.Resume r) {
       loop.answered(Phase.RETURN);
       returned(r.atPs(), out);
     } else {
       throw new IllegalStateException("not a reply to a sync read: " + m);
     }
+  }
+
+  /**
+   * The other threads' sync reads this poll ended (a poll queue they share): their bio_endio and
+   * blkdev_bio_end_io_simple run here, writing lines their CPUs wrote, and wake their tasks.
+   *
+   * @return the time it took
+   */
+  private long endOthers(List<Bio> ended, long t, Outbox out) {
+    long start = t;
+    for (Bio other : ended) {
+      if (other != bio) {
+        Waiter w = (Waiter) other.owner();
+        other.setOwner(null);
+        t += c.charge(CpuTime.POLL, CpuPaths.SYNC_END_IO_PATH, 1);
+        t += c.charger.charge(c.index, CpuTime.POLL, c.remoteCompletion, 1);
+        t += c.charge(CpuTime.POLL, KernelFn.TRY_TO_WAKE_UP, 1);
+        out.send(c.peers.get(w.cpu()), new Cpu.CompletedElsewhere(t, List.of()));
+      }
+    }
+    return t - start;
   }
 
   /** bio_poll of the bio on the stack: blk_mq_poll of its hardware queue. */

@@ -7,13 +7,15 @@ import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What of {@code t/io_uring -S1} (preadv2, one read at a time per thread) blksim runs: a read whose
  * bio ends in {@code queue_rq} (irqmode 0 or 1) or by its timer (irqmode 2, the task sleeping until
- * the interrupt), or that its own thread polls on a poll queue. Where the task would sleep for a
- * tag, or be woken by another thread's poll, the case is refused by name.
+ * the interrupt), or that a poll ends (its own thread's, or another's on a poll queue they share,
+ * which wakes it). Where the task would sleep for a tag, the case is refused by name.
  */
 final class SyncSupport {
   private SyncSupport() {}
@@ -50,9 +52,7 @@ final class SyncSupport {
   }
 
   /**
-   * The threads' queues: each poll queue polled by one thread only (another's poll would end its
-   * bio and wake it from blk_io_schedule), and no queue with more threads than tags (a read without
-   * REQ_NOWAIT would sleep for one).
+   * No queue with more threads than tags: a sync read has no REQ_NOWAIT, and would sleep for one.
    */
   static void checkQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
     if (!s.ioUring().syncIo()) {
@@ -60,35 +60,23 @@ final class SyncSupport {
     }
     int tags = s.nullBlk().hwQueueDepth();
     Map<String, Integer> threads = new TreeMap<>();
-    Map<String, Boolean> polledQueue = new TreeMap<>();
     for (int t = 0; t < cfgs.size(); t++) {
       CpuConfig cfg = cfgs.get(t);
-      Map<String, Boolean> mine = new TreeMap<>();
+      Set<String> mine = new TreeSet<>();
       for (Disk disk : cfg.files()) {
-        boolean polled = cfg.hipri() && disk.pollsBlkMq();
-        disk.hwQueues(cpus.get(t), polled).forEach(h -> mine.put(h, polled));
+        mine.addAll(disk.hwQueues(cpus.get(t), cfg.hipri() && disk.pollsBlkMq()));
       }
-      for (Map.Entry<String, Boolean> e : mine.entrySet()) {
-        threads.merge(e.getKey(), 1, Integer::sum);
-        polledQueue.put(e.getKey(), e.getValue());
+      for (String h : mine) {
+        threads.merge(h, 1, Integer::sum);
       }
     }
     for (Map.Entry<String, Integer> e : threads.entrySet()) {
-      String h = e.getKey();
-      int n = e.getValue();
       ModelSupport.unsupported(
-          polledQueue.get(h) && n > 1,
-          "-S1 -p1 with "
-              + n
-              + " threads polling "
-              + h
-              + ": a sync read whose bio another thread's poll ends, woken from blk_io_schedule");
-      ModelSupport.unsupported(
-          n > tags,
+          e.getValue() > tags,
           "-S1 with "
-              + n
+              + e.getValue()
               + " threads on "
-              + h
+              + e.getKey()
               + " of "
               + tags
               + " tags: a sync read sleeping for a tag");
