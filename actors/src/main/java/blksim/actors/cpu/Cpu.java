@@ -148,9 +148,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   /**
-   * Another CPU's poll ended requests of this CPU's ring: its {@code io_complete_rw_iopoll} wrote
-   * their results and {@code iopoll_completed}; the next io_do_iopoll here finds them done. With
-   * none, it ended this thread's sync read and woke its task.
+   * Another CPU's poll ended requests of this CPU's ring (its io_complete_rw_iopoll wrote their
+   * results; the next io_do_iopoll here finds them done), or, with none, this thread's sync read.
    */
   public record CompletedElsewhere(long atPs, List<Completion> completions) implements Command {}
 
