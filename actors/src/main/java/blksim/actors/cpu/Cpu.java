@@ -284,7 +284,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       return;
     }
     inIrq = false;
-    if (thread.woken()) {
+    if (thread.loop().woken()) {
       run.wake(endPs, out);
     } else if (stashed != null) {
       SimMessage m = StashedReply.at(stashed, endPs);
@@ -311,7 +311,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         core.ring.dropTaskWorkAtExit();
         return;
       }
-      if (thread.wakeIfSleeping() && !inIrq) {
+      if (thread.loop().wakeIfSleeping() && !inIrq) {
         run.wake(Math.max(m.atPs(), thread.freeAtPs()), out);
       }
       return;

@@ -79,7 +79,7 @@ final class IrqPath {
         put.add(bio);
       }
     }
-    if (thread.wakeIfSleeping()) {
+    if (thread.loop().wakeIfSleeping()) {
       t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
     }
     if (put.isEmpty()) {

@@ -230,19 +230,9 @@ final class SubmitterPath implements ThreadLoop {
       }
       case SLEEP -> {
         t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
-        loop.to(Phase.SLEEP);
-        freeAtPs = t;
+        sleep(t);
       }
     }
-  }
-
-  /** Task_work queued while the thread slept: {@code try_to_wake_up}, true the first time. */
-  boolean wakeIfSleeping() {
-    return loop.wakeIfSleeping();
-  }
-
-  boolean woken() {
-    return loop.woken();
   }
 
   /** The woken thread is switched back in when the interrupt is over, and waits on. */
