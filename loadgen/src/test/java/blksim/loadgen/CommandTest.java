@@ -59,6 +59,7 @@ class CommandTest {
     List<String> lines = r.lines();
     assertTrue(lines.get(3).matches("IOPS=\\d+\\.\\d\\dM, IOS/call=32/32"), lines.get(3));
     assertTrue(r.out().contains("IORING_OP_NOP (-N1) on a ring without IOPOLL"), r.out());
+    assertTrue(r.out().contains(" -n1 -N1 /dev/nullb0 for "), "the summary names the loop");
     assertFalse(r.out().contains("bandwidth"), r.out());
     assertTrue(r.out().contains(" io_issue_sqe\n"), r.out());
     assertFalse(r.out().contains(" io_read\n"), r.out());
@@ -75,6 +76,7 @@ class CommandTest {
     assertTrue(
         lines.get(4).matches("IOPS=\\d+\\.\\d\\dM, BW=\\d+MiB/s, IOS/call=1/0"), lines.get(4));
     assertTrue(r.out().contains(" preadv2 calls, "), r.out());
+    assertTrue(r.out().contains(" -n1 -S1 /dev/nullb0 for "), "the summary names the loop");
     assertTrue(r.out().contains(" __blkdev_direct_IO_simple\n"), r.out());
   }
 
@@ -89,6 +91,7 @@ class CommandTest {
     assertEquals("Engine=aio", lines.get(4));
     assertTrue(lines.get(6).endsWith("IOS/call=16/16"), lines.get(6));
     assertTrue(r.out().contains(" left in the aio ring), "), r.out());
+    assertTrue(r.out().contains(" -n1 -a1 /dev/nullb0 for "), "the summary names the loop");
   }
 
   @Test

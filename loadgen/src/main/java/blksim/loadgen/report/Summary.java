@@ -295,6 +295,8 @@ public final class Summary {
     if (!u.randomIo()) {
       b.append(" -R0");
     }
+    // the loop the threads run, when it is not io_uring's reads
+    b.append(u.nop() ? " -N1" : "").append(u.syncIo() ? " -S1" : "").append(u.aio() ? " -a1" : "");
     return b.append(' ').append(String.join(" ", u.files())).toString();
   }
 
