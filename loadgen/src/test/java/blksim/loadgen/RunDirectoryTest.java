@@ -57,6 +57,17 @@ class RunDirectoryTest {
   }
 
   @Test
+  void theSummaryShouldNameTheLoopAndCountItsCallsAsSuch() throws IOException {
+    Path dir = tmp.resolve("aio");
+    Blksim r = run(dir, "-a1");
+    assertEquals(0, r.status(), r.err());
+    String json = Files.readString(dir.resolve("summary.json"));
+    assertTrue(json.contains("\"engine\": \"aio\""), json);
+    assertTrue(!json.contains("io_uring_enter_calls"), "aio makes no io_uring_enter");
+    assertTrue(jsonLong(json, "calls") > 0, json);
+  }
+
+  @Test
   void theIntervalLogShouldAddUpToTheSummary() throws IOException {
     Path dir = tmp.resolve("run");
     Blksim r = run(dir, "--set", "null-blk.irqmode=2", "--set", "io-uring.polled=false");

@@ -33,9 +33,19 @@ public final class JsonReport {
     field(b, "ended", quote(r.ending().complete() ? "runtime" : r.ending().early()));
     field(b, "iops", Long.toString(r.iops()));
     field(b, "bw_bytes", Long.toString(r.bwBytes()));
-    field(b, "ios_submitted", Long.toString(res.done()));
+    var u = s.ioUring();
+    // t/io_uring's Engine= line, and -N1; -S1 wins over -a1
+    String engine =
+        u.syncIo() ? "preadv2" : u.aio() ? "aio" : u.nop() ? "io_uring nop" : "io_uring";
+    field(b, "engine", quote(engine));
+    // aio's done counts reaps: the kernel took its iocbs
+    field(b, "ios_submitted", Long.toString(engine.equals("aio") ? r.accepted() : res.done()));
     field(b, "ios_completed", Long.toString(r.completed()));
-    field(b, "io_uring_enter_calls", Long.toString(res.calls()));
+    if (engine.startsWith("io_uring")) {
+      field(b, "io_uring_enter_calls", Long.toString(res.calls()));
+    }
+    // its loop's syscalls: io_uring_enter, preadv2, or io_submit and io_getevents
+    field(b, "calls", Long.toString(res.calls()));
     b.append("  \"latency_ns\": {");
     b.append("\"p50\": ").append(r.latencyNs(50)).append(", ");
     b.append("\"p90\": ").append(r.latencyNs(90)).append(", ");
