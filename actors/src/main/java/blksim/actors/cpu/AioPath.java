@@ -2,7 +2,6 @@ package blksim.actors.cpu;
 
 import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
-import blksim.actors.block.Disk;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
@@ -19,9 +18,7 @@ import blksim.queues.uring.EnterLoop.Phase;
 import blksim.queues.uring.Sqe;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code t/io_uring -a1}'s thread on its CPU ({@code submitter_aio_fn}): {@code io_submit} of a
@@ -43,15 +40,12 @@ final class AioPath implements ThreadLoop {
   private final EnterLoop loop;
   private final SubmitterPath thread;
   private final KioCtx ctx;
-  private final ArrayDeque<Group> groups = new ArrayDeque<>();
+  private final ArrayDeque<SubmitGroup<AioKiocb>> groups = new ArrayDeque<>();
   private List<Sqe> iocbs = List.of();
   private List<AioKiocb> pending = List.of();
   private List<IoEvent> events = List.of();
   private Returned returned;
   private int toWait;
-
-  /** The bios of a batch that go to one hardware queue. */
-  private record Group(SimRef<BlockDevice.Command> to, List<Bio> bios) {}
 
   AioPath(CpuCore c, SubmitterPath thread) {
     this.c = c;
@@ -117,27 +111,24 @@ final class AioPath implements ThreadLoop {
     }
   }
 
-  /** __blkdev_direct_IO_async of each iocb: its bio set up, grouped by hardware queue. */
+  /**
+   * __blkdev_direct_IO_async of each iocb: its bio set up (not polled, no REQ_NOWAIT), grouped by
+   * hardware queue under a plug with no {@code nr_ios}.
+   */
   private void allocated(BioSetCache.Allocated a, Outbox out) {
-    Map<SimRef<BlockDevice.Command>, Group> byHctx = new LinkedHashMap<>();
-    for (int i = 0; i < a.bios().size(); i++) {
-      Bio bio = a.bios().get(i);
-      AioKiocb req = pending.get(i);
-      bio.setRange(req.iocb().off() >> 9, req.iocb().len());
-      bio.setOwner(req);
-      Disk disk = c.cfg.disk((int) req.iocb().userData());
-      byHctx
-          .computeIfAbsent(disk.submitTo(c.index, false), h -> new Group(h, new ArrayList<>()))
-          .bios()
-          .add(bio);
-    }
+    groups.addAll(SubmitGroup.of(a.bios(), pending, 1, this::setUp));
     pending = List.of();
-    groups.addAll(byHctx.values());
     nextGroup(a.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, a.bios().size()), out);
   }
 
+  private SimRef<BlockDevice.Command> setUp(Bio bio, AioKiocb req) {
+    bio.setRange(req.iocb().off() >> 9, req.iocb().len());
+    bio.setOwner(req);
+    return c.cfg.disk((int) req.iocb().userData()).submitTo(c.index, false);
+  }
+
   private void nextGroup(long t, Outbox out) {
-    Group g = groups.peekFirst();
+    SubmitGroup<AioKiocb> g = groups.peekFirst();
     if (g == null) {
       submitted(t, out);
       return;
@@ -145,7 +136,7 @@ final class AioPath implements ThreadLoop {
     send(
         Phase.SUBMIT_BIOS,
         g.to(),
-        new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios()),
+        new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), g.bios(), g.plugNrIos()),
         out);
   }
 

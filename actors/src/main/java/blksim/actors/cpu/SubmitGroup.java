@@ -3,36 +3,54 @@ package blksim.actors.cpu;
 import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.SimRef;
 import blksim.queues.bio.Bio;
-import blksim.queues.uring.IoKiocb;
+import blksim.queues.bio.BioOwner;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * The requests of a batch that go to one device (one hardware queue of it, for blk-mq), and the
  * plug's {@code nr_ios} when they come to it: the first group's allocation takes the plug's batch.
+ *
+ * @param <R> the requests the bios belong to: io_uring's, or libaio's
  */
-record SubmitGroup(
-    SimRef<BlockDevice.Command> to, int plugNrIos, List<IoKiocb> reqs, List<Bio> bios) {
+record SubmitGroup<R extends BioOwner>(
+    SimRef<BlockDevice.Command> to, int plugNrIos, List<R> reqs, List<Bio> bios) {
 
   /**
-   * Sets each bio up and groups the batch by where it goes, each group in the order it first
-   * appears. io_submit_state_start plugs only more than 2 SQEs (5.16 {@code need_plug}), with
+   * io_uring's batch: io_submit_sqes plugs only more than 2 SQEs (5.16 {@code need_plug}), with
    * {@code nr_ios} the SQEs.
    */
-  static Collection<SubmitGroup> of(List<Bio> bios, List<IoKiocb> reqs, CpuCore c) {
-    Map<SimRef<BlockDevice.Command>, SubmitGroup> byHctx = new LinkedHashMap<>();
-    int nrIos = bios.size() > 2 ? bios.size() : 1;
+  static Collection<SubmitGroup<blksim.queues.uring.IoKiocb>> of(
+      List<Bio> bios, List<blksim.queues.uring.IoKiocb> reqs, CpuCore c) {
+    return of(
+        bios,
+        reqs,
+        bios.size() > 2 ? bios.size() : 1,
+        (bio, req) -> CpuCore.setUpBio(bio, req, c.cfg, c.index, true));
+  }
+
+  /**
+   * Sets each bio up ({@code setUp} says where it goes) and groups the batch by where it goes, each
+   * group in the order it first appears; the first takes the plug's {@code nrIos}.
+   */
+  static <R extends BioOwner> Collection<SubmitGroup<R>> of(
+      List<Bio> bios,
+      List<R> reqs,
+      int nrIos,
+      BiFunction<Bio, R, SimRef<BlockDevice.Command>> setUp) {
+    Map<SimRef<BlockDevice.Command>, SubmitGroup<R>> byHctx = new LinkedHashMap<>();
     for (int i = 0; i < bios.size(); i++) {
       Bio bio = bios.get(i);
-      IoKiocb req = reqs.get(i);
-      SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, req, c.cfg, c.index, true);
+      R req = reqs.get(i);
+      SimRef<BlockDevice.Command> to = setUp.apply(bio, req);
       int plug = byHctx.isEmpty() ? nrIos : 1;
-      SubmitGroup g =
+      SubmitGroup<R> g =
           byHctx.computeIfAbsent(
-              to, h -> new SubmitGroup(h, plug, new ArrayList<>(), new ArrayList<>()));
+              to, h -> new SubmitGroup<>(h, plug, new ArrayList<>(), new ArrayList<>()));
       g.reqs().add(req);
       g.bios().add(bio);
     }

@@ -28,7 +28,7 @@ final class SubmitterPath implements ThreadLoop {
   private final CpuCore c;
   private final EnterLoop loop;
   private final List<IoKiocb> submitting = new ArrayList<>();
-  private final ArrayDeque<SubmitGroup> groups = new ArrayDeque<>();
+  private final ArrayDeque<SubmitGroup<IoKiocb>> groups = new ArrayDeque<>();
   private long exitedAtPs;
   private long freeAtPs;
   private final IoWqOwner iowq;
@@ -149,7 +149,7 @@ final class SubmitterPath implements ThreadLoop {
 
   /** Submits the next group of the batch, or goes on after io_submit_sqes. */
   private void nextGroup(long t, Outbox out) {
-    SubmitGroup g = groups.peekFirst();
+    SubmitGroup<IoKiocb> g = groups.peekFirst();
     if (g == null) {
       afterSubmit(t, out);
       return;
@@ -162,7 +162,7 @@ final class SubmitterPath implements ThreadLoop {
   }
 
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
-    SubmitGroup g = groups.pollFirst();
+    SubmitGroup<IoKiocb> g = groups.pollFirst();
     List<IoKiocb> punted = IoWqOwner.foundNoTag(g.reqs(), m.wouldBlock());
     for (IoKiocb req : g.reqs()) {
       if (c.cfg.iopoll() && !punted.contains(req)) {
