@@ -95,7 +95,7 @@ class CommandTest {
   }
 
   @Test
-  void theModelLineShouldSayWhatOneHardwareQueueWouldRunThatIsNotModelled() {
+  void theModelLineShouldSayWhichSchedulerOneHardwareQueueRuns() {
     Blksim one =
         Blksim.run(
             "io_uring",
@@ -107,8 +107,29 @@ class CommandTest {
             "5.15",
             "/dev/nullb0");
     assertEquals(0, one.status(), one.err());
-    assertTrue(one.out().contains("the kernel would run mq-deadline: not modelled"), one.out());
+    assertTrue(
+        one.out().contains("mq-deadline (one hardware queue: elevator_get_default)"), one.out());
+    assertTrue(
+        one.out().contains("through mq-deadline, each with one of 64 driver tags"), one.out());
     assertTrue(one.out().contains("ends requests in BLOCK_SOFTIRQ: modelled inline"), one.out());
+    // a timer keeps each request in the driver: -d128 could wait for a driver tag, not modelled
+    Blksim timer =
+        Blksim.run(
+            "io_uring",
+            "-p0",
+            "-d128",
+            "--set",
+            "run.runtime=50us",
+            "--kernel",
+            "5.15",
+            "--null-blk",
+            "irqmode=2",
+            "/dev/nullb0");
+    assertEquals(0, timer.status(), timer.err());
+    assertTrue(
+        timer.out().contains("the kernel would run mq-deadline: not modelled where 128 requests"),
+        timer.out());
+    assertFalse(timer.out().contains("through mq-deadline"), timer.out());
     Blksim noSched =
         Blksim.run(
             "io_uring",

@@ -76,6 +76,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final Map<Integer, SimRef<BlockDevice.Reply>> irqEnds = new HashMap<>();
 
   private final RequestEnds ends;
+  private final MqDeadlinePath sched;
   private final TagWaits waits;
   private final HctxFeatures features;
 
@@ -93,7 +94,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.charger = new Charger(costs, name());
     this.sbitmapLine = new CostStep(Contention.LINE_SBITMAP_WORD, costs.lineTransferPs());
     this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
-    this.ends = new RequestEnds(hctx, books);
+    this.ends = new RequestEnds(hctx, books, sbitmapLine);
+    this.sched =
+        hctx.elevator() == null ? null : new MqDeadlinePath(hctx, charger, costs.lineTransferPs());
     this.waits = new TagWaits(hctx.tags().nrTags());
   }
 
@@ -160,10 +163,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
         t += charge(m.call(), HctxPaths.UNUSED_PATH, unused);
       }
     }
+    int missed = features.nomerges() < 2 ? m.bios().size() - merged : 0;
     t +=
-        (features.nomerges() < 2
-                ? charge(m.call(), HctxPaths.MERGE_MISS_PATH, m.bios().size() - merged)
-                : 0)
+        (missed > 0 ? charge(m.call(), HctxPaths.MERGE_MISS_PATH, missed) : 0)
+            + (sched == null ? 0 : sched.bioMerges(m.call(), missed, t))
+            + (sched == null ? 0 : sched.prepare(m.call(), plug.size() + unused))
             + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
             + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
     t += wakeSleepers(m.call(), unused, t, out);
@@ -205,12 +209,14 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** blk_mq_flush_plug_list of what the submission plugged: the driver's queue_rq. */
   private void dispatch(Call call, Plug plug, long t, int queued, Outbox out) {
     List<Request> rqs = new ArrayList<>(queued);
-    for (List<Request> flush : plug.finish()) {
-      for (Request rq : flush) {
-        hctx.dispatched(rq);
-        rqs.add(rq);
-      }
+    if (sched == null) {
+      plug.finish().forEach(rqs::addAll);
+    } else {
+      MqDeadlinePath.Dispatched d = sched.run(call, plug.finish(), t);
+      rqs = d.rqs();
+      t = d.atPs();
     }
+    rqs.forEach(hctx::dispatched);
     t += charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
     remember(call);
     out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, call.exec()));
@@ -232,7 +238,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   /** The driver's answer goes to the caller whose execution it carries (one call a CPU at once). */
   private void onDriverReply(FromDriver m, Outbox out) {
-    NullBlkDevice.Exec e = execOf(m.reply());
+    NullBlkDevice.Exec e = m.reply().exec();
     Call c = callers.get(e.cpu());
     if (c == null) {
       throw new InvariantBroken(
@@ -248,16 +254,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
   }
 
-  private static NullBlkDevice.Exec execOf(NullBlkDevice.Reply r) {
-    if (r instanceof NullBlkDevice.Queued q) {
-      return q.exec();
-    }
-    if (r instanceof NullBlkDevice.PolledRqs p) {
-      return p.exec();
-    }
-    return ((NullBlkDevice.TimersEnded) r).exec();
-  }
-
   /** Requests the driver completed while queueing them end here, on the submitting CPU. */
   private void onRqsQueued(NullBlkDevice.Queued m, Call call, Outbox out) {
     int cpu = call.cpu();
@@ -267,7 +263,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
     RequestEnds.Ended e = ends.oneByOne(cpu, m.completed(), t);
     List<Bio> ended = e.bios();
-    t += charge(call, HctxPaths.END_PATH, m.completed().size()) + remoteFreeCost(call, e);
+    t += ends.cost(charger, call, m.completed().size(), e);
     t += wakeSleepers(call, m.completed().size(), t, out);
     List<Bio> before = endedEarlier.remove(cpu);
     if (before != null) {
@@ -334,12 +330,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
     RequestEnds.Ended e = ends.oneByOne(cpu, alone, m.atPs());
     List<Bio> ended = e.bios();
-    long t = m.atPs() + charge(call, HctxPaths.END_PATH, alone.size()) + remoteFreeCost(call, e);
+    long t = m.atPs() + ends.cost(charger, call, alone.size(), e);
     t += wakeSleepers(call, alone.size(), t, out);
     if (!batch.isEmpty()) {
       RequestEnds.Ended b = ends.batch(cpu, batch, m.atPs());
       ended.addAll(b.bios());
-      t += ends.batchCost(charger, call, features.iostats(), b) + remoteFreeCost(call, b);
+      t += ends.batchCost(charger, call, features.iostats(), b) + ends.freeCost(charger, call, b);
       t += wakeSleepers(call, batch.size(), t, out);
     }
     out.send(call.replyTo(), new BlockDevice.Polled(t, ended));
@@ -348,17 +344,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onEndRequests(NullBlkDevice.TimersEnded m, Call call, Outbox out) {
     RequestEnds.Ended e = ends.oneByOne(call.cpu(), m.rqs(), m.atPs());
     List<Bio> ended = e.bios();
-    long t = m.atPs() + charge(call, HctxPaths.END_PATH, m.rqs().size()) + remoteFreeCost(call, e);
+    long t = m.atPs() + ends.cost(charger, call, m.rqs().size(), e);
     t += wakeSleepers(call, m.rqs().size(), t, out);
     // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
     // them.
     out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
-  }
-
-  /** What an end adds: the bios behind each request's first, tag words from other CPUs. */
-  private long remoteFreeCost(Call call, RequestEnds.Ended e) {
-    return charge(call, KernelFn.BLK_UPDATE_REQUEST, e.mergedBios())
-        + charger.charge(call.cpu(), call.what(), sbitmapLine, e.remoteWords());
   }
 
   /** {@code sbitmap_queue_wake_up} after {@code freed} tags went back: the time its wakes took. */
@@ -385,6 +375,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   public CostLedger ledger() {
     return charger.ledger();
+  }
+
+  /** mq-deadline's {@code dd->lock}, or null without a scheduler. */
+  public blksim.queues.time.SpinLock ddLock() {
+    return sched == null ? null : sched.lock();
   }
 
   /** The hardware context's books, and nothing of a call left half done here. */

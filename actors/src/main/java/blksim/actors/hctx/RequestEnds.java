@@ -36,8 +36,11 @@ final class RequestEnds {
   /** Requests this queue ends before it throws on purpose; 0 for never. */
   private long throwAfter;
 
-  RequestEnds(HwCtx hctx, BooksSettings books) {
+  private final blksim.queues.cost.CostStep sbitmapLine;
+
+  RequestEnds(HwCtx hctx, BooksSettings books, blksim.queues.cost.CostStep sbitmapLine) {
     this.hctx = hctx;
+    this.sbitmapLine = sbitmapLine;
     this.leakOneTag = books.breakOnPurpose() == BooksSettings.Break.LEAK_TAG;
     this.throwAfter = books.breakOnPurpose() == BooksSettings.Break.THROW ? books.throwAfter() : 0;
   }
@@ -56,6 +59,26 @@ final class RequestEnds {
             + charger.charge(call.cpu(), call.what(), KernelFn.SBITMAP_QUEUE_CLEAR_BATCH, b.runs());
     return ps
         + (iostats ? charger.charge(call.cpu(), call.what(), HctxPaths.ACCT_DONE_PATH, n) : 0);
+  }
+
+  /**
+   * What ending {@code n} requests one by one cost on the caller's CPU: each one's {@code
+   * blk_mq_end_request}, the bios behind each one's first, the tag words from other CPUs, and under
+   * mq-deadline each one's {@code dd_finish_request}.
+   */
+  long cost(blksim.actors.engine.Charger charger, BlockDevice.Call call, int n, Ended e) {
+    return charger.charge(call.cpu(), call.what(), HctxPaths.END_PATH, n)
+        + freeCost(charger, call, e);
+  }
+
+  /** What an end adds: the bios behind each request's first, tag words from other CPUs. */
+  long freeCost(blksim.actors.engine.Charger charger, BlockDevice.Call call, Ended e) {
+    int n = e.bios().size() - e.mergedBios();
+    return charger.charge(call.cpu(), call.what(), KernelFn.BLK_UPDATE_REQUEST, e.mergedBios())
+        + charger.charge(call.cpu(), call.what(), sbitmapLine, e.remoteWords())
+        + (hctx.elevator() == null || n == 0
+            ? 0
+            : charger.charge(call.cpu(), call.what(), KernelFn.DD_FINISH_REQUEST, n));
   }
 
   /** Ends each request by itself: its bio completes, its tag is freed. */

@@ -64,7 +64,10 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
    * What the driver answers a hardware queue; the queue receives it through an adapter, on the
    * address the device was given for that queue.
    */
-  public sealed interface Reply extends SimMessage permits Queued, PolledRqs, TimersEnded {}
+  public sealed interface Reply extends SimMessage permits Queued, PolledRqs, TimersEnded {
+    /** Whose execution the answer carries. */
+    Exec exec();
+  }
 
   /**
    * The driver queued {@code count} requests and completed {@code completed} of them at once,

@@ -51,8 +51,9 @@ final class ModelSupport {
     AioSupport.check(s);
     String elevator = s.kernel().scheduler();
     unsupported(
-        !elevator.isEmpty() && !elevator.equals("none"),
-        "queue.scheduler = " + elevator + ": an I/O scheduler (blksim runs none)");
+        elevator.equals("kyber") || elevator.equals("bfq"),
+        "queue.scheduler = " + elevator + ": an I/O scheduler other than mq-deadline");
+    blksim.config.Elevator.of(s);
     SyncSupport.check(s);
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
     if (n.requeue().probability() == 100
@@ -155,7 +156,7 @@ final class ModelSupport {
    */
   static List<Integer> workerCpus(BlksimSettings s, Placement plan, List<CpuConfig> cfgs) {
     IoUringSettings u = s.ioUring();
-    int tags = plan.nullBlk().hwQueueDepth();
+    int tags = allocTags(s);
     Map<String, Integer> load = new TreeMap<>();
     Set<String> underDm = new TreeSet<>();
     int held = tagsHeld(u, plan.nullBlk());
@@ -238,6 +239,14 @@ final class ModelSupport {
               + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
     }
     return free;
+  }
+
+  /** The tags a request is allocated with: under mq-deadline the sched tags, q->nr_requests. */
+  static int allocTags(BlksimSettings s) {
+    int depth = s.nullBlk().hwQueueDepth();
+    return blksim.config.Elevator.of(s).mqDeadline()
+        ? blksim.config.Elevator.nrRequests(depth)
+        : depth;
   }
 
   /**

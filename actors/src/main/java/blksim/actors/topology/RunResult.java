@@ -71,7 +71,18 @@ public record RunResult(
       long noTag,
       long busy,
       long requeued,
-      long merged) {}
+      long merged,
+      Sched sched) {}
+
+  /**
+   * A hardware queue's mq-deadline.
+   *
+   * @param driverTags the driver's tags, taken at dispatch
+   * @param lockTaken {@code dd->lock} acquisitions
+   * @param lockSpun acquisitions that found it held
+   * @param lockWaitPs time spun on it in all
+   */
+  public record Sched(int driverTags, long lockTaken, long lockSpun, long lockWaitPs) {}
 
   /**
    * A thread's io-wq worker.

@@ -17,6 +17,7 @@ import blksim.actors.nullblk.NullBlkDevice;
 import blksim.actors.tiouring.MainThread;
 import blksim.actors.tiouring.StatusSink;
 import blksim.config.BlksimSettings;
+import blksim.config.Elevator;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
 import blksim.config.Patch;
@@ -120,6 +121,7 @@ public final class Topology {
             s.kernel().iostats(),
             s.kernel().nomerges());
     Map<String, Disk> disks = new TreeMap<>();
+    boolean mqDeadline = Elevator.of(s).mqDeadline();
     for (int d = 0; d < nullbs.size(); d++) {
       NullBlk nullb = nullbs.get(d);
       int offset = d * nullb.nrHwQueues();
@@ -139,9 +141,10 @@ public final class Topology {
             new HwCtx(
                 h,
                 nullb.hctxType(h),
-                nb.hwQueueDepth(),
+                mqDeadline ? Elevator.nrRequests(nb.hwQueueDepth()) : nb.hwQueueDepth(),
                 nrCpus,
-                RandomStreams.of(s.run().seed(), nullb.diskName() + "-hctx" + h + "-sbitmap"));
+                RandomStreams.of(s.run().seed(), nullb.diskName() + "-hctx" + h + "-sbitmap"),
+                mqDeadline ? nb.hwQueueDepth() : 0);
         HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books(), features);
         hctxs.add(q);
         registry.bind(ref, q);
@@ -335,7 +338,14 @@ public final class Topology {
                 h.noTagCount(),
                 h.busyCount(),
                 h.requeueCount(),
-                h.mergedCount()));
+                h.mergedCount(),
+                q.ddLock() == null
+                    ? null
+                    : new RunResult.Sched(
+                        h.driverTags().nrTags(),
+                        q.ddLock().acquisitions(),
+                        q.ddLock().contended(),
+                        q.ddLock().waitedPs())));
       }
     }
     List<RunResult.Worker> ws = new ArrayList<>();

@@ -159,7 +159,9 @@ final class Relations {
   /**
    * {@code c} on {@code n} CPUs, a thread on each, each with its own submit and poll hctx, and
    * sharing nothing else: the per-CPU bio cache on, with 6.2's IRQ list when completions come by
-   * interrupt, so that no bio goes through the slab, whose node {@code list_lock} CPUs do share.
+   * interrupt, so that no bio goes through the slab, whose node {@code list_lock} CPUs do share;
+   * and no I/O scheduler, whose lock and lists are the request queue's (on 5.15, one CPU's own
+   * queue would be the queue's only one, and get mq-deadline).
    */
   private static Case ownQueues(Case c, int n, long runtimeUs) {
     // Each CPU's calls vary by streams of its own: k and 2k CPUs would not make an exact double.
@@ -174,6 +176,8 @@ final class Relations {
     }
     return own.without("--taskset")
         .without("set:bioset.percpu-cache")
+        .without("set:queue.scheduler")
+        .with("nb:no_sched", "1")
         .without("nb:nr_devices")
         .with("--cpus", String.valueOf(n))
         .with("-n", String.valueOf(n))

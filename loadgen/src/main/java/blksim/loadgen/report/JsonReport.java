@@ -149,12 +149,22 @@ public final class JsonReport {
           String.format(
               Locale.ROOT,
               "    {\"name\": %s, \"mean_in_use\": %.3f, \"max_in_use\": %d, \"tags\": %d,"
-                  + " \"requests\": %d}",
+                  + " \"requests\": %d%s}",
               quote(h.name()),
               h.meanInUse(),
               h.maxInUse(),
               h.nrTags(),
-              h.dispatched()));
+              h.dispatched(),
+              h.sched() == null
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      ", \"scheduler\": \"mq-deadline\", \"driver_tags\": %d,"
+                          + " \"dd_lock_taken\": %d, \"dd_lock_spun\": %d, \"dd_lock_wait_ns\": %d",
+                      h.sched().driverTags(),
+                      h.sched().lockTaken(),
+                      h.sched().lockSpun(),
+                      h.sched().lockWaitPs() / 1000)));
     }
     b.append("  \"hctx\": [\n").append(String.join(",\n", hctxs)).append("\n  ],\n");
   }

@@ -100,13 +100,15 @@ public final class Summary {
     for (RunResult.Hctx h : res.hctxs()) {
       out.printf(
           Locale.ROOT,
-          "  hctx        %s: %.2f tags in use on average, %d at most, of %d; %d requests%s%n",
+          "  hctx        %s: %.2f %stags in use on average, %d at most, of %d; %d requests%s%n",
           h.name(),
           h.meanInUse(),
+          h.sched() == null ? "" : "sched ",
           h.maxInUse(),
           h.nrTags(),
           h.dispatched(),
-          (h.merged() == 0
+          sched(h.sched())
+              + (h.merged() == 0
                   ? ""
                   : String.format(
                       Locale.ROOT,
@@ -333,6 +335,7 @@ public final class Summary {
     int queues =
         Math.min(n.submitQueues(), cpus)
             + (s.kernel().nullBlkPoll() ? Math.min(n.pollQueues(), cpus) : 0);
+    String elevator = blksim.config.Elevator.of(s).note();
     return String.format(
         Locale.ROOT,
         "submit_queues=%d %s hw_queue_depth=%d irqmode=%d%s",
@@ -342,13 +345,24 @@ public final class Summary {
         n.irqmode().ordinal(),
         // elevator_get_default: one hardware queue gets mq-deadline unless no_sched=1; and
         // blk_mq_complete_request_remote raises BLOCK_SOFTIRQ for irqmode=1 on one queue
-        (queues == 1 && !n.noSched() && s.kernel().scheduler().isEmpty()
-                ? "; one hardware queue, so the kernel would run mq-deadline: not modelled, blksim"
-                    + " runs none (no_sched=1)"
-                : "")
+        (elevator.isEmpty() ? "" : "; " + elevator)
             + (queues == 1 && n.irqmode() == NullBlkSettings.IrqMode.SOFTIRQ
                 ? "; irqmode=1 on one hardware queue ends requests in BLOCK_SOFTIRQ: modelled inline"
                 : ""));
+  }
+
+  /** mq-deadline's part of a hardware queue's line, or "". */
+  private static String sched(RunResult.Sched d) {
+    return d == null
+        ? ""
+        : String.format(
+            Locale.ROOT,
+            " through mq-deadline, each with one of %d driver tags; dd->lock taken %d times, %d"
+                + " of them spun for (%.1f us in all)",
+            d.driverTags(),
+            d.lockTaken(),
+            d.lockSpun(),
+            d.lockWaitPs() / 1e6);
   }
 
   private static String seconds(long ns) {

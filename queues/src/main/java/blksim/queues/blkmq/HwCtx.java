@@ -7,12 +7,16 @@ import blksim.queues.time.TimeWeighted;
 
 /**
  * Models {@code struct blk_mq_hw_ctx} (include/linux/blk-mq.h) with its {@code blk_mq_tags}: a
- * hardware queue's tags and static requests.
+ * hardware queue's tags and static requests. Under a scheduler ({@link MqDeadline}) the requests
+ * and the tags they are allocated with are the scheduler's ({@code hctx->sched_tags}, {@code
+ * q->nr_requests} of them), and each request takes a driver tag ({@code hctx->tags}) at dispatch.
  */
 public final class HwCtx {
   private final int index;
   private final HctxType type;
   private final Tags tags;
+  private final Tags driverTags;
+  private final MqDeadline elevator;
   private final Request[] staticRqs;
   private final TimeWeighted inUse = new TimeWeighted();
   private long dispatched;
@@ -37,9 +41,26 @@ public final class HwCtx {
    */
   public HwCtx(
       int index, HctxType type, int nrTags, int nrCpus, java.util.random.RandomGenerator hints) {
+    this(index, type, nrTags, nrCpus, hints, 0);
+  }
+
+  /**
+   * @param nrTags the tags requests are allocated with: the tag set's depth, or under a scheduler
+   *     {@code q->nr_requests}
+   * @param nrDriverTags the tag set's depth under mq-deadline, or 0 for no scheduler
+   */
+  public HwCtx(
+      int index,
+      HctxType type,
+      int nrTags,
+      int nrCpus,
+      java.util.random.RandomGenerator hints,
+      int nrDriverTags) {
     this.index = index;
     this.type = type;
     this.tags = new Tags(nrTags, nrCpus, hints);
+    this.driverTags = nrDriverTags > 0 ? new Tags(nrDriverTags, nrCpus, hints) : null;
+    this.elevator = nrDriverTags > 0 ? new MqDeadline() : null;
     this.staticRqs = new Request[nrTags];
     for (int tag = 0; tag < nrTags; tag++) {
       staticRqs[tag] = new Request(tag, index);
@@ -125,6 +146,47 @@ public final class HwCtx {
   }
 
   /**
+   * {@code blk_mq_get_driver_tag} at dispatch under a scheduler.
+   *
+   * @return whether the tag's sbitmap word was last written by another CPU
+   * @throws InvariantBroken when every driver tag is held: a wait blksim does not model, which
+   *     {@code blksim.config.Elevator} rules out
+   */
+  public boolean getDriverTag(Request rq, int cpu) {
+    checkOwned(rq);
+    int tag = driverTags.get(cpu);
+    if (tag == Tags.NO_TAG) {
+      throw new InvariantBroken("hctx" + index + ": no driver tag at dispatch (not modelled)");
+    }
+    rq.driverTag = tag;
+    return driverTags.remoteTouch();
+  }
+
+  /** {@code dd_insert_request}: the scheduler takes the request. */
+  public int insert(Request rq, long atPs) {
+    rq.elvPriv = true;
+    return elevator.insert(rq, atPs);
+  }
+
+  /** The scheduler, or null for none. */
+  public MqDeadline elevator() {
+    return elevator;
+  }
+
+  /**
+   * {@code __blk_mq_free_request} under a scheduler: {@code dd_finish_request} and the driver tag
+   * back; the caller frees the sched tag.
+   */
+  private void freeSchedParts(Request rq, int cpu) {
+    if (rq.elvPriv) {
+      elevator.finish();
+    }
+    if (rq.driverTag != Tags.NO_TAG) {
+      driverTags.put(rq.driverTag, cpu);
+    }
+  }
+
+  /**
    * {@code blk_mq_flush_tag_batch}: ends a batch of this queue's requests at once ({@link
    * Tags#putBatch}).
    */
@@ -133,6 +195,7 @@ public final class HwCtx {
     for (int i = 0; i < batch.length; i++) {
       Request rq = rqs.get(i);
       checkOwned(rq);
+      freeSchedParts(rq, cpu);
       rq.free();
       batch[i] = rq.tag();
     }
@@ -210,6 +273,9 @@ public final class HwCtx {
    */
   public boolean freeRequest(Request rq, int cpu, long atPs) {
     checkOwned(rq);
+    if (elevator != null) {
+      freeSchedParts(rq, cpu);
+    }
     rq.free();
     tags.put(rq.tag(), cpu);
     inUse.set(atPs, tags.inUse());
@@ -227,6 +293,11 @@ public final class HwCtx {
 
   public Tags tags() {
     return tags;
+  }
+
+  /** The driver's tags under a scheduler, or null. */
+  public Tags driverTags() {
+    return driverTags;
   }
 
   /** Tags in use over virtual time: the queue depth of this hardware queue. */
@@ -253,6 +324,10 @@ public final class HwCtx {
           "hctx" + index + ": request tag " + rq.tag() + " still allocated (" + rq.state() + ")");
     }
     books.checkEqual(dispatched, completed, "hctx" + index + ": requests dispatched vs freed");
+    if (elevator != null) {
+      books.checkEqual(0, driverTags.inUse(), "hctx" + index + ": driver tags still held");
+      elevator.audit(books, "hctx" + index);
+    }
     books.checkEqual(
         busyCount + requeueCount,
         redispatchedCount,

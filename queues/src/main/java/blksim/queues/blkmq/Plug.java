@@ -24,6 +24,15 @@ public final class Plug {
     mqList.add(rq);
   }
 
+  /** Requests plugged so far. */
+  public int size() {
+    int n = mqList.size();
+    for (List<Request> f : flushes) {
+      n += f.size();
+    }
+    return n;
+  }
+
   /**
    * {@code blk_finish_plug}.
    *

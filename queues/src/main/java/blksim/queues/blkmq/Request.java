@@ -19,6 +19,12 @@ public final class Request {
   private int sectors;
   private int error;
 
+  /** The driver's tag under a scheduler ({@code rq->tag}; {@link #tag} is then the sched tag). */
+  int driverTag = Tags.NO_TAG;
+
+  /** Whether the scheduler took it ({@code rq->elv.priv[0]}): dd_finish_request counts it. */
+  boolean elvPriv;
+
   Request(int tag, int hctx) {
     this.tag = tag;
     this.hctx = hctx;
@@ -83,6 +89,8 @@ public final class Request {
   }
 
   void free() {
+    this.driverTag = Tags.NO_TAG;
+    this.elvPriv = false;
     this.allocated = false;
     this.bio = null;
     this.merged.clear();

@@ -13,6 +13,10 @@ public enum Contention implements CostId {
   LOCK_WAIT_SLAB_LIST_LOCK("[lock wait] slab list_lock"),
   /** The node {@code list_lock}'s line. */
   LINE_SLAB_LIST_LOCK("[line from another CPU] slab list_lock"),
+  /** Spinning on mq-deadline's {@code dd->lock}. */
+  LOCK_WAIT_DD_LOCK("[lock wait] mq-deadline dd->lock"),
+  /** {@code dd->lock}'s line, last written by another CPU. */
+  LINE_DD_LOCK("[line from another CPU] mq-deadline dd->lock"),
   /** Spinning on the ring's {@code uring_lock}. */
   LOCK_WAIT_URING_LOCK("[lock wait] uring_lock"),
   /** The mutex word and the IOPOLL list's tail, last written by the submitter's CPU. */

@@ -79,6 +79,25 @@ public enum KernelFn implements CostId {
   BLK_MQ_SCHED_BIO_MERGE("blk_mq_sched_bio_merge"),
   /** A request's ending of each bio behind its first ({@code req_bio_endio}). */
   BLK_UPDATE_REQUEST("blk_update_request"),
+  /** mq-deadline's merge lookup for a bio the plug did not merge, under {@code dd->lock}. */
+  DD_BIO_MERGE("dd_bio_merge"),
+  /** The RQF_ELV part of {@code blk_mq_rq_ctx_init}, with mq-deadline's prepare_request. */
+  DD_PREPARE_REQUEST("dd_prepare_request"),
+  /**
+   * A flush's list into mq-deadline ({@code blk_mq_sched_insert_requests}, {@code dd->lock}) and
+   * the queue run that dispatches it ({@code blk_mq_run_hw_queue}), once per list.
+   */
+  DD_INSERT_REQUESTS("dd_insert_requests"),
+  /** One request into the FIFO and hash, and the insert merge's miss. */
+  DD_INSERT_REQUEST("dd_insert_request"),
+  /** One level of the sort tree an insert walks down. */
+  ELV_RB_ADD("elv_rb_add"),
+  /** One request out of mq-deadline ({@code __blk_mq_do_dispatch_sched}'s turn, dd->lock). */
+  DD_DISPATCH_REQUEST("dd_dispatch_request"),
+  /** A driver tag at dispatch under a scheduler. */
+  BLK_MQ_GET_DRIVER_TAG("blk_mq_get_driver_tag"),
+  /** mq-deadline's completed count and the sched tag's return. */
+  DD_FINISH_REQUEST("dd_finish_request"),
   KTIME_GET_NS("ktime_get_ns"),
   BLK_MQ_FLUSH_PLUG_LIST("blk_mq_flush_plug_list"),
   NULL_QUEUE_RQ("null_queue_rq"),

@@ -256,6 +256,8 @@ public final class PathCosts {
     NopCosts.price(this, p, knobs.nop(), call, l1, f.ns(PART_STAT_CYCLES));
     SyncCosts.price(this, p, k, call, l1, atomic, f.ns(f.storeCycles()));
     AioCosts.price(this, p, call, l1, atomic, irq, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES));
+    SchedCosts.price(
+        this, call, l1, atomic, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES), k.nomerges());
     for (KernelFn fn : KernelFn.values()) {
       if (!steps.containsKey(fn)) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());

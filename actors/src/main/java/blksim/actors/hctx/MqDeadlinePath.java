@@ -1,0 +1,111 @@
+package blksim.actors.hctx;
+
+import blksim.actors.block.BlockDevice.Call;
+import blksim.actors.engine.Charger;
+import blksim.queues.blkmq.HwCtx;
+import blksim.queues.blkmq.MqDeadline;
+import blksim.queues.blkmq.Request;
+import blksim.queues.cost.Contention;
+import blksim.queues.cost.CostStep;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.time.SpinLock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A hardware queue's requests through mq-deadline ({@link MqDeadline}, block/blk-mq-sched.c 5.16):
+ * each plug flush's list inserted under {@code dd->lock}, then the queue run's {@code
+ * __blk_mq_do_dispatch_sched} taking them out one at a time, each under the lock again, each with a
+ * driver tag. The lock is the request queue's, shared by every CPU that submits to it: a CPU that
+ * finds it held spins, one that takes it after another moves its line over.
+ */
+final class MqDeadlinePath {
+  private final HwCtx hctx;
+  private final MqDeadline dd;
+  private final Charger charger;
+  private final CostStep lockLine;
+  private final CostStep tagLine;
+  private final SpinLock lock = new SpinLock("dd->lock");
+
+  /** The requests a queue run dispatched, in mq-deadline's order, and when it was done. */
+  record Dispatched(List<Request> rqs, long atPs) {}
+
+  MqDeadlinePath(HwCtx hctx, Charger charger, long lineTransferPs) {
+    this.hctx = hctx;
+    this.dd = hctx.elevator();
+    this.charger = charger;
+    this.lockLine = new CostStep(Contention.LINE_DD_LOCK, lineTransferPs);
+    this.tagLine = new CostStep(Contention.LINE_SBITMAP_WORD, lineTransferPs);
+  }
+
+  /**
+   * {@code dd_bio_merge} of each of {@code bios} bios the plug did not merge: the lookups miss, the
+   * scheduler holding no request between submissions (dispatch never waits for a driver tag).
+   */
+  long bioMerges(Call call, int bios, long t) {
+    long start = t;
+    for (int i = 0; i < bios; i++) {
+      long ps = charge(call, KernelFn.DD_BIO_MERGE, 1);
+      t += ps == 0 ? 0 : locked(call, t, ps) + ps;
+    }
+    return t - start;
+  }
+
+  /** {@code dd_prepare_request} of {@code n} requests set up. */
+  long prepare(Call call, int n) {
+    return charge(call, KernelFn.DD_PREPARE_REQUEST, n);
+  }
+
+  /** Each flush's list inserted, then dispatched: what the driver's queue_rq gets, in order. */
+  Dispatched run(Call call, List<List<Request>> flushes, long t) {
+    List<Request> out = new ArrayList<>();
+    for (List<Request> list : flushes) {
+      long hold = charge(call, KernelFn.DD_INSERT_REQUEST, list.size());
+      int levels = 0;
+      for (Request rq : list) {
+        levels += hctx.insert(rq, t);
+      }
+      hold += charge(call, KernelFn.ELV_RB_ADD, levels);
+      long fixed = charge(call, KernelFn.DD_INSERT_REQUESTS, 1);
+      t += locked(call, t, hold) + hold + fixed;
+      for (Request rq = dd.dispatch(t); rq != null; rq = dd.dispatch(t)) {
+        long ps = charge(call, KernelFn.DD_DISPATCH_REQUEST, 1);
+        t += locked(call, t, ps) + ps;
+        boolean remote = hctx.getDriverTag(rq, call.cpu());
+        t +=
+            charge(call, KernelFn.BLK_MQ_GET_DRIVER_TAG, 1)
+                + charger.charge(call.cpu(), call.what(), tagLine, remote ? 1 : 0);
+        out.add(rq);
+      }
+    }
+    return new Dispatched(out, t);
+  }
+
+  /** Takes {@code dd->lock} at {@code t} for {@code holdPs}: the spin and the line, charged. */
+  private long locked(Call call, long t, long holdPs) {
+    SpinLock.Acquired a = lock.acquire(call.cpu(), t, holdPs, lockLine.ps());
+    long ps = 0;
+    if (a.waitPs() > 0) {
+      ps +=
+          charger.charge(
+              call.cpu(),
+              CpuTime.LOCK_WAIT,
+              new CostStep(Contention.LOCK_WAIT_DD_LOCK, a.waitPs()),
+              1);
+    }
+    if (a.transferPs() > 0) {
+      ps += charger.charge(call.cpu(), call.what(), lockLine, 1);
+    }
+    return ps;
+  }
+
+  private long charge(Call call, KernelFn fn, int calls) {
+    return charger.charge(call.cpu(), call.what(), fn, calls);
+  }
+
+  /** {@code dd->lock}: acquisitions, how many spun, how long in all. */
+  SpinLock lock() {
+    return lock;
+  }
+}

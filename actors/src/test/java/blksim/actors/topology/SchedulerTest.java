@@ -1,0 +1,100 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.queues.cost.CostLedger;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * mq-deadline on null_blk's one hardware queue (elevator_get_default): each plug flush inserted
+ * under dd->lock, each request dispatched from it under the lock again with a driver tag, and
+ * finished at its end; requests come from the scheduler's q->nr_requests tags.
+ */
+class SchedulerTest {
+  private static final String ONE_QUEUE =
+      Runs.D32
+          + "blksim.run.runtime = 2ms\n"
+          + "blksim.io-uring.polled = false\n"
+          + "blksim.null-blk { submit-queues = 1, poll-queues = 0 }\n";
+
+  private static RunResult run(String... sets) {
+    RunResult r = Runs.sequential(ONE_QUEUE, sets);
+    assertTrue(r.books().balanced(), r.books().violations().toString());
+    return r;
+  }
+
+  private static long calls(RunResult r, String fn) {
+    Map<String, CostLedger.Entry> steps = r.ledger().steps(0);
+    return steps.containsKey(fn) ? steps.get(fn).calls() : 0;
+  }
+
+  @Test
+  void oneQueueShouldRunEveryRequestThroughMqDeadline() {
+    RunResult r = run();
+    RunResult.Hctx h = r.hctxs().get(0);
+    assertNotNull(h.sched(), "one hardware queue: mq-deadline by default");
+    assertEquals(128, h.nrTags(), "2 * min(hw_queue_depth, BLKDEV_DEFAULT_RQ) sched tags");
+    assertEquals(64, h.sched().driverTags());
+    long ios = h.dispatched();
+    assertEquals(ios, calls(r, "dd_dispatch_request"), "one dispatch per request");
+    assertEquals(ios, calls(r, "dd_insert_request"));
+    assertEquals(ios, calls(r, "blk_mq_get_driver_tag"));
+    assertEquals(ios, calls(r, "dd_finish_request"));
+    long flushes = calls(r, "dd_insert_requests");
+    assertEquals(ios / 32, flushes, "a plug of 32 a submission, inserted at once");
+    assertEquals(
+        ios + flushes + calls(r, "dd_bio_merge"),
+        h.sched().lockTaken(),
+        "dd->lock: each insert list, each dispatch, each merge lookup");
+    assertEquals(0, h.sched().lockSpun(), "one CPU never waits for itself");
+    assertTrue(calls(r, "elv_rb_add") > 4 * ios, "inserts walk ~log2(32) levels of the tree");
+  }
+
+  @Test
+  void noSchedShouldRunNoneAndBeFaster() {
+    RunResult dd = run();
+    RunResult none = run("null-blk.no-sched = true");
+    assertNull(none.hctxs().get(0).sched());
+    assertEquals(64, none.hctxs().get(0).nrTags());
+    assertTrue(
+        none.reaps() > 1.2 * dd.reaps(),
+        "mq-deadline costs: " + none.reaps() + " vs " + dd.reaps());
+    RunResult named = run("null-blk.no-sched = true", "queue.scheduler = mq-deadline");
+    assertEquals(dd.reaps(), named.reaps(), "echo mq-deadline > scheduler overrides no_sched");
+  }
+
+  @Test
+  void mergeLookupsShouldTakeTheLockUnlessNomerges2() {
+    RunResult merges = run("queue.nomerges = 0");
+    assertEquals(merges.hctxs().get(0).dispatched(), calls(merges, "dd_bio_merge"));
+    assertEquals(0, calls(run("queue.nomerges = 2"), "dd_bio_merge"));
+    RunResult seq = run("queue.nomerges = 0", "io-uring.random-io = false");
+    RunResult.Hctx h = seq.hctxs().get(0);
+    assertEquals(32.0, (double) (h.dispatched() + h.merged()) / h.dispatched(), 0.01);
+    assertEquals(h.dispatched(), calls(seq, "dd_insert_request"), "merged in the plug first");
+  }
+
+  @Test
+  void threadsOnTheQueueShouldShareDdLock() {
+    RunResult two =
+        Runs.sequential(
+            ONE_QUEUE, "io-uring.threads = 2", "cpu.count = 2", "io-uring.batch-submit = 16");
+    assertTrue(two.books().balanced(), two.books().violations().toString());
+    RunResult.Sched s = two.hctxs().get(0).sched();
+    assertTrue(s.lockSpun() > 0 && s.lockWaitPs() > 0, "two CPUs meet on dd->lock: " + s);
+    assertTrue(
+        two.ledger().steps(0).containsKey("[line from another CPU] mq-deadline dd->lock")
+            || two.ledger().steps(1).containsKey("[line from another CPU] mq-deadline dd->lock"));
+  }
+
+  @Test
+  void bothEnginesShouldAgree() {
+    Runs.sameOnBothEngines(
+        Runs.settings(
+            ONE_QUEUE, "io-uring.threads = 2", "cpu.count = 2", "kernel.preset=\"5.16\""));
+  }
+}

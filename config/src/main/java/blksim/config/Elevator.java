@@ -1,0 +1,92 @@
+package blksim.config;
+
+/**
+ * The I/O scheduler a null_blk request queue runs, as {@code elevator_get_default}
+ * (block/elevator.c 5.16) picks it or {@code queue.scheduler} names it (docs/kernel.md section 12).
+ *
+ * @param mqDeadline whether blksim runs mq-deadline on the queue
+ * @param note what the model line says of the choice, or "" when there is nothing to say
+ */
+public record Elevator(boolean mqDeadline, String note) {
+
+  /** {@code BLKDEV_DEFAULT_RQ}: the scheduler's requests are twice the tags, at most twice this. */
+  public static final int BLKDEV_DEFAULT_RQ = 128;
+
+  private static final Elevator NONE = new Elevator(false, "");
+
+  /**
+   * The queue's scheduler.
+   *
+   * @throws ConfigError for mq-deadline named where blksim does not model it
+   */
+  public static Elevator of(BlksimSettings s) {
+    String name = s.kernel().scheduler();
+    NullBlkSettings n = s.nullBlk();
+    int cpus = s.cpu().count();
+    // null_blk clamps its queue counts to nr_cpu_ids; 5.15's has no poll queues
+    int queues =
+        Math.min(n.submitQueues(), cpus)
+            + (s.kernel().nullBlkPoll() ? Math.min(n.pollQueues(), cpus) : 0);
+    boolean named = name.equals("mq-deadline");
+    if (!named && !(name.isEmpty() && queues == 1 && !n.noSched())) {
+      return NONE;
+    }
+    if (named && queues > 1) {
+      throw new ConfigError(
+          "queue.scheduler = mq-deadline on "
+              + queues
+              + " hardware queues: blksim models mq-deadline on one hardware queue only"
+              + " (null_blk submit_queues=1 poll_queues=0); accepted there: none");
+    }
+    long held = driverTagsHeld(s);
+    if (held > n.hwQueueDepth()) {
+      String why =
+          held
+              + " requests can hold null_blk's "
+              + n.hwQueueDepth()
+              + " driver tags at once (a dispatch waiting for a driver tag)";
+      if (named) {
+        throw new ConfigError(
+            "queue.scheduler = mq-deadline where "
+                + why
+                + ": not modelled yet; accepted: fewer threads, a smaller -s or -d, a larger"
+                + " hw_queue_depth, or none");
+      }
+      return new Elevator(
+          false,
+          "one hardware queue, so the kernel would run mq-deadline: not modelled where "
+              + why
+              + "; blksim runs none");
+    }
+    return new Elevator(
+        true,
+        named
+            ? "mq-deadline (queue.scheduler)"
+            : "mq-deadline (one hardware queue: elevator_get_default)");
+  }
+
+  /** {@code q->nr_requests} under a scheduler ({@code blk_mq_init_sched}): the sched tags. */
+  public static int nrRequests(int hwQueueDepth) {
+    return 2 * Math.min(hwQueueDepth, BLKDEV_DEFAULT_RQ);
+  }
+
+  /**
+   * How many driver tags the threads can hold at once. A queue run takes a driver tag for each
+   * request it pulls out of mq-deadline before the driver's queue_rq sees the first, so a thread
+   * holds a submission's batch ({@code -s}) while it dispatches; with a timer (irqmode=2) or a
+   * fault the requests stay in the driver, as many as it has in flight ({@code -d}). io-wq's worker
+   * adds one a thread when the sched tags can run out.
+   */
+  private static long driverTagsHeld(BlksimSettings s) {
+    NullBlkSettings n = s.nullBlk();
+    IoUringSettings u = s.ioUring();
+    boolean stay =
+        n.irqmode() == NullBlkSettings.IrqMode.TIMER
+            || n.timeout().enabled()
+            || n.requeue().enabled();
+    long threads = u.threads();
+    long perThread = stay ? u.depth() : Math.min(u.depth(), Math.max(1, u.batchSubmit()));
+    boolean punts = threads * u.depth() > nrRequests(n.hwQueueDepth());
+    return threads * perThread + (punts ? threads : 0);
+  }
+}
