@@ -44,7 +44,7 @@ public record Elevator(boolean mqDeadline, String note) {
           held
               + " requests can hold null_blk's "
               + n.hwQueueDepth()
-              + " driver tags at once (a dispatch waiting for a driver tag)";
+              + " driver tags at once (a dispatch waiting for a driver tag that no timer frees)";
       if (named) {
         throw new ConfigError(
             "queue.scheduler = mq-deadline where "
@@ -80,11 +80,14 @@ public record Elevator(boolean mqDeadline, String note) {
   private static long driverTagsHeld(BlksimSettings s) {
     NullBlkSettings n = s.nullBlk();
     IoUringSettings u = s.ioUring();
-    boolean stay =
-        n.irqmode() == NullBlkSettings.IrqMode.TIMER
-            || n.timeout().enabled()
-            || n.requeue().enabled();
+    boolean stay = n.timeout().enabled() || n.requeue().enabled();
     long threads = u.threads();
+    if (n.irqmode() == NullBlkSettings.IrqMode.TIMER && !stay) {
+      // a restart dispatches other threads' requests from the freeing CPU, whose interrupt then
+      // ends them: io_uring's go back to their rings; another thread's aio or sync read would not
+      boolean unrouted = (u.syncIo() || u.aio()) && threads > 1;
+      return unrouted ? threads * (u.syncIo() ? 1 : u.depth()) : 0;
+    }
     long perThread = stay ? u.depth() : Math.min(u.depth(), Math.max(1, u.batchSubmit()));
     boolean punts = threads * u.depth() > nrRequests(n.hwQueueDepth());
     return threads * perThread + (punts ? threads : 0);

@@ -112,24 +112,45 @@ class CommandTest {
     assertTrue(
         one.out().contains("through mq-deadline, each with one of 64 driver tags"), one.out());
     assertTrue(one.out().contains("ends requests in BLOCK_SOFTIRQ: modelled inline"), one.out());
-    // a timer keeps each request in the driver: -d128 could wait for a driver tag, not modelled
+    // three threads' batches of 32 at once on 64 driver tags, ended in queue_rq: a wait for a
+    // driver tag that no timer's interrupt would restart, not modelled (none, whose 64 tags send
+    // the third batch to io-wq: a worker a thread on CPUs 3 to 5)
+    Blksim inline =
+        Blksim.run(
+            "io_uring",
+            "-p0",
+            "-n3",
+            "-d32",
+            "--cpus",
+            "6",
+            "--set",
+            "run.runtime=50us",
+            "--kernel",
+            "5.15",
+            "--null-blk",
+            "irqmode=0",
+            "/dev/nullb0");
+    assertEquals(0, inline.status(), inline.err());
+    assertTrue(
+        inline.out().contains("the kernel would run mq-deadline: not modelled where 96 requests"),
+        inline.out());
+    assertFalse(inline.out().contains("through mq-deadline"), inline.out());
+    // with timers the wait is modelled: kblockd restarts the queue from the timer's interrupt
     Blksim timer =
         Blksim.run(
             "io_uring",
             "-p0",
             "-d128",
             "--set",
-            "run.runtime=50us",
+            "run.runtime=1ms",
             "--kernel",
             "5.15",
             "--null-blk",
-            "irqmode=2",
+            "irqmode=2 completion_nsec=100000",
             "/dev/nullb0");
     assertEquals(0, timer.status(), timer.err());
-    assertTrue(
-        timer.out().contains("the kernel would run mq-deadline: not modelled where 128 requests"),
-        timer.out());
-    assertFalse(timer.out().contains("through mq-deadline"), timer.out());
+    assertTrue(timer.out().contains("waited on hctx->dispatch"), timer.out());
+    assertTrue(timer.out().contains("kworker"), "kblockd's CPU time: " + timer.out());
     Blksim noSched =
         Blksim.run(
             "io_uring",

@@ -137,7 +137,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record Finish(long atPs) implements Command {}
 
   /** io_uring_enter returns to user space. */
-  record Resume(long atPs) implements Command {}
+  record Resume(long atPs) implements Command {} // its time is the syscall's end
 
   /** An interrupt a device raised on this CPU, through this CPU's adapter. */
   public record FromDevice(NullBlkDevice.Interrupt irq) implements Command {
@@ -172,9 +172,6 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       Map<String, SimRef<DmDevice.Command>> dms) {}
 
   private final CpuCore core;
-
-  /** The latency histogram at the main thread's last read, for the next interval's share. */
-  private Histogram latencyAtLastRead;
 
   private final SubmitterPath thread;
   private final ThreadLoop run;
@@ -300,14 +297,17 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onCompletedElsewhere(CompletedElsewhere m, Outbox out) {
+    List<Completion> mine = core.forwardForeign(m, out);
+    if (mine == null) {
+      return;
+    }
     if (!core.cfg.iopoll()) {
-      // the io-wq worker's CPU ended them: io_complete_rw queued task_work, which wakes the thread
-      for (Completion done : m.completions()) {
+      // another CPU's interrupt ended them: io_complete_rw queued task_work, which wakes the thread
+      for (Completion done : mine) {
         core.ring.completeRw(done.req(), done.res());
+        thread.workerCompleted(done.req());
       }
-      thread.workerCompleted(m.completions().size());
-      if (thread.exiting()) {
-        // the thread is gone: the ring's teardown takes what the task_work would have posted
+      if (thread.exiting()) { // the ring's teardown takes what the task_work would have posted
         core.ring.dropTaskWorkAtExit();
         return;
       }
@@ -316,26 +316,13 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       }
       return;
     }
-    for (Completion done : m.completions()) {
+    for (Completion done : mine) {
       core.ring.completeRwIopollElsewhere(done.req(), done.res());
     }
   }
 
   private void onReadCounters(ReadCounters m, Outbox out) {
-    Submitter sub = core.sub;
-    Histogram interval = null;
-    if (m.latency()) {
-      Histogram now = core.latencyNs.copy();
-      interval = now.copy();
-      if (latencyAtLastRead != null) {
-        interval.subtract(latencyAtLastRead);
-      }
-      latencyAtLastRead = now;
-    }
-    out.send(
-        m.replyTo(),
-        new Counters(
-            m.atPs(), core.cfg.submitter(), sub.done(), sub.calls(), sub.reaps(), interval));
+    out.send(m.replyTo(), core.counters(m));
   }
 
   public int index() {

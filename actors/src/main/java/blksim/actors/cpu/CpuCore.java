@@ -184,11 +184,63 @@ final class CpuCore {
    * @return when this CPU is done with it
    */
   long sendElsewhere(Map<Integer, List<Cpu.Completion>> elsewhere, long t, Outbox out) {
+    return sendElsewhere(elsewhere, t, CpuTime.POLL, out);
+  }
+
+  /** {@link #sendElsewhere}, charged to {@code what}. */
+  long sendElsewhere(
+      Map<Integer, List<Cpu.Completion>> elsewhere, long t, CpuTime what, Outbox out) {
     for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
-      t += charger.charge(index, CpuTime.POLL, remoteCompletion, e.getValue().size());
+      t += charger.charge(index, what, remoteCompletion, e.getValue().size());
       out.send(peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
     }
     return t;
+  }
+
+  /**
+   * The completions of {@code m} that are this ring's, or null when it had some and none of them
+   * is; those of other rings go on to their CPUs (an io-wq worker's interrupt ended requests that a
+   * kblockd restart on its CPU had dispatched).
+   */
+  List<Cpu.Completion> forwardForeign(Cpu.CompletedElsewhere m, Outbox out) {
+    Map<Integer, List<Cpu.Completion>> foreign = new TreeMap<>();
+    List<Cpu.Completion> mine = new ArrayList<>(m.completions().size());
+    for (Cpu.Completion done : m.completions()) {
+      if (done.req().owner() == index) {
+        mine.add(done);
+      } else {
+        foreign.computeIfAbsent(done.req().owner(), k -> new ArrayList<>()).add(done);
+      }
+    }
+    foreign.forEach(
+        (cpu, list) -> out.send(peers.get(cpu), new Cpu.CompletedElsewhere(m.atPs(), list)));
+    return foreign.isEmpty() ? m.completions() : mine.isEmpty() ? null : mine;
+  }
+
+  /**
+   * Whether an interrupt here ended another ring's request (a kblockd restart on this CPU had
+   * dispatched it): its io_complete_rw queues task_work for that ring's task.
+   */
+  boolean foreign(blksim.queues.bio.Bio bio) {
+    return bio.owner() instanceof IoKiocb req && req.owner() != index;
+  }
+
+  /** The latency histogram at the main thread's last read, for the next interval's share. */
+  private org.HdrHistogram.Histogram latencyAtLastRead;
+
+  /** The submitter's counters for t/io_uring's main thread, and the latencies since its last. */
+  Cpu.Counters counters(Cpu.ReadCounters m) {
+    org.HdrHistogram.Histogram interval = null;
+    if (m.latency()) {
+      org.HdrHistogram.Histogram now = latencyNs.copy();
+      interval = now.copy();
+      if (latencyAtLastRead != null) {
+        interval.subtract(latencyAtLastRead);
+      }
+      latencyAtLastRead = now;
+    }
+    return new Cpu.Counters(
+        m.atPs(), cfg.submitter(), sub.done(), sub.calls(), sub.reaps(), interval);
   }
 
   /** Reads the kernel took: SQEs, iocbs or preadv2 calls. */

@@ -75,6 +75,7 @@ final class IoWqOwner {
     }
     for (IoKiocb req : reqs) {
       req.setKiocbPrivate(null);
+      req.setAtWorker(true);
     }
     atWorker += reqs.size();
     out.send(c.worker, new IoWqWorker.Enqueue(t, List.copyOf(reqs), c.self));
@@ -85,8 +86,11 @@ final class IoWqOwner {
    * Requests the worker issued ended (a ring without IOPOLL, where nothing else tells the thread
    * that the worker has them no more).
    */
-  void workerDone(int n) {
-    atWorker = Math.max(0, atWorker - n);
+  void workerDone(IoKiocb req) {
+    if (req.atWorker()) {
+      req.setAtWorker(false);
+      atWorker--;
+    }
   }
 
   /**
@@ -148,6 +152,7 @@ final class IoWqOwner {
     workerHoldsUntilPs =
         t + c.costs.step(KernelFn.IO_IOPOLL_REQ_ISSUED).ps() + 2 * c.costs.lineTransferPs();
     c.ring.iopollReqIssued(m.req());
+    m.req().setAtWorker(false);
     atWorker--;
     out.send(m.worker(), new IoWqWorker.UringUnlocked(t));
   }

@@ -9,6 +9,7 @@ import blksim.devices.dm.DmIo;
 import blksim.queues.bio.Bio;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -73,12 +74,25 @@ final class IrqPath {
     groups.ended();
     long t = m.atPs();
     List<Bio> put = new ArrayList<>();
+    java.util.Map<Integer, List<Cpu.Completion>> elsewhere = new java.util.TreeMap<>();
     for (Bio bio : m.ended()) {
-      t += c.charge(CpuTime.IRQ, c.endInIrq(bio), 1);
+      if (c.foreign(bio)) {
+        IoKiocb req = (IoKiocb) bio.owner();
+        elsewhere
+            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
+            .add(new Cpu.Completion(req, CpuCore.res(bio)));
+        t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_END_PATH, 1);
+      } else {
+        t += c.charge(CpuTime.IRQ, c.endInIrq(bio), 1);
+        if (bio.owner() instanceof IoKiocb req) {
+          thread.workerCompleted(req);
+        }
+      }
       if (bio.pool() != null) {
         put.add(bio);
       }
     }
+    t = c.sendElsewhere(elsewhere, t, CpuTime.IRQ, out);
     if (thread.loop().wakeIfSleeping()) {
       t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
     }

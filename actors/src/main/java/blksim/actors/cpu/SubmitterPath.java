@@ -191,9 +191,9 @@ final class SubmitterPath implements ThreadLoop {
         out);
   }
 
-  /** Requests the io-wq worker issued have ended (a ring without IOPOLL). */
-  void workerCompleted(int n) {
-    iowq.workerDone(n);
+  /** A request has ended: the io-wq worker has it no more, if it had (a ring without IOPOLL). */
+  void workerCompleted(IoKiocb req) {
+    iowq.workerDone(req);
   }
 
   /** The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds. */

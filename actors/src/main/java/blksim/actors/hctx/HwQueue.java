@@ -19,6 +19,7 @@ import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import java.util.ArrayList;
@@ -77,6 +78,10 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   private final RequestEnds ends;
   private final MqDeadlinePath sched;
+
+  /** The bios each CPU's interrupt ended, held while its kblockd restart is at the driver. */
+  private final Map<Integer, List<Bio>> restarting = new HashMap<>();
+
   private final TagWaits waits;
   private final HctxFeatures features;
 
@@ -258,6 +263,11 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onRqsQueued(NullBlkDevice.Queued m, Call call, Outbox out) {
     int cpu = call.cpu();
     long t = m.atPs();
+    if (call.what() == CpuTime.KWORKER && restarting.containsKey(cpu)) {
+      // kblockd's restart was queued (by timers: nothing ended in queue_rq): the interrupt goes on
+      out.send(irqEnds.get(cpu), new BlockDevice.IrqEnded(t, restarting.remove(cpu)));
+      return;
+    }
     if (m.viaCompleteRequest()) {
       t += charge(call, KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
     }
@@ -346,9 +356,19 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     List<Bio> ended = e.bios();
     long t = m.atPs() + ends.cost(charger, call, m.rqs().size(), e);
     t += wakeSleepers(call, m.rqs().size(), t, out);
+    Call kblockd = new Call(call.cpu(), CpuTime.KWORKER, null, call.interrupts(), null);
+    MqDeadlinePath.Dispatched d = sched == null ? null : sched.restart(kblockd, t);
+    if (d != null && !d.rqs().isEmpty()) {
+      // the restart's dispatch goes to the driver first; the interrupt's bios end after it
+      restarting.put(call.cpu(), ended);
+      d.rqs().forEach(hctx::dispatched);
+      long at = d.atPs() + charge(kblockd, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, d.rqs().size());
+      out.send(driver, new NullBlkDevice.QueueRqs(at, hctx.index(), d.rqs(), kblockd.exec()));
+      return;
+    }
     // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
     // them.
-    out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
+    out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(d == null ? t : d.atPs(), ended));
   }
 
   /** {@code sbitmap_queue_wake_up} after {@code freed} tags went back: the time its wakes took. */
@@ -377,9 +397,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     return charger.ledger();
   }
 
-  /** mq-deadline's {@code dd->lock}, or null without a scheduler. */
-  public blksim.queues.time.SpinLock ddLock() {
-    return sched == null ? null : sched.lock();
+  /** mq-deadline's lock and waits, or null without a scheduler. */
+  public SchedStats sched() {
+    return sched == null ? null : sched.stats();
   }
 
   /** The hardware context's books, and nothing of a call left half done here. */
@@ -387,6 +407,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     hctx.audit(books);
     books.check(waits.asleep() == 0, name() + ": tasks still asleep on the tag wait queue");
     books.check(wouldBlock.isEmpty(), name() + ": bios that found no tag never ended (-EAGAIN)");
+    books.check(
+        (sched == null || sched.waiting() == 0) && restarting.isEmpty(),
+        name() + ": requests left on hctx->dispatch, waiting for a driver tag");
     books.check(
         endedEarlier.isEmpty() && queuedEarlier.isEmpty(),
         name() + ": a call that kblockd redispatched never finished");

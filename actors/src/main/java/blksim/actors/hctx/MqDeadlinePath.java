@@ -10,6 +10,7 @@ import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.time.SpinLock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,8 +18,9 @@ import java.util.List;
  * A hardware queue's requests through mq-deadline ({@link MqDeadline}, block/blk-mq-sched.c 5.16):
  * each plug flush's list inserted under {@code dd->lock}, then the queue run's {@code
  * __blk_mq_do_dispatch_sched} taking them out one at a time, each under the lock again, each with a
- * driver tag. The lock is the request queue's, shared by every CPU that submits to it: a CPU that
- * finds it held spins, one that takes it after another moves its line over.
+ * driver tag; one that finds none waits on {@code hctx->dispatch} until a free restarts the queue.
+ * The lock is the request queue's, shared by every CPU that submits to it: a CPU that finds it held
+ * spins, one that takes it after another moves its line over.
  */
 final class MqDeadlinePath {
   private final HwCtx hctx;
@@ -26,7 +28,16 @@ final class MqDeadlinePath {
   private final Charger charger;
   private final CostStep lockLine;
   private final CostStep tagLine;
-  private final SpinLock lock = new SpinLock("dd->lock");
+  private final SpinLock lock = SpinLock.interleaving("dd->lock");
+
+  /** {@code hctx->dispatch}: requests out of mq-deadline that found no driver tag. */
+  private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+
+  /** {@code BLK_MQ_S_SCHED_RESTART}. */
+  private boolean restart;
+
+  private long waited;
+  private long runs;
 
   /** The requests a queue run dispatched, in mq-deadline's order, and when it was done. */
   record Dispatched(List<Request> rqs, long atPs) {}
@@ -68,18 +79,82 @@ final class MqDeadlinePath {
       }
       hold += charge(call, KernelFn.ELV_RB_ADD, levels);
       long fixed = charge(call, KernelFn.DD_INSERT_REQUESTS, 1);
-      t += locked(call, t, hold) + hold + fixed;
-      for (Request rq = dd.dispatch(t); rq != null; rq = dd.dispatch(t)) {
-        long ps = charge(call, KernelFn.DD_DISPATCH_REQUEST, 1);
-        t += locked(call, t, ps) + ps;
-        boolean remote = hctx.getDriverTag(rq, call.cpu());
-        t +=
-            charge(call, KernelFn.BLK_MQ_GET_DRIVER_TAG, 1)
-                + charger.charge(call.cpu(), call.what(), tagLine, remote ? 1 : 0);
-        out.add(rq);
-      }
+      t = dispatch(call, t + locked(call, t, hold) + hold + fixed, out);
     }
     return new Dispatched(out, t);
+  }
+
+  /**
+   * {@code __blk_mq_sched_dispatch_requests}: the requests waiting on {@code hctx->dispatch} first,
+   * then, if none is left waiting, mq-deadline's until it is empty. A request that finds no driver
+   * tag goes to {@code hctx->dispatch} and marks the queue for restart ({@code
+   * blk_mq_mark_tag_wait} with unshared tags); the run stops.
+   */
+  private long dispatch(Call call, long t, List<Request> out) {
+    while (!waiting.isEmpty()) {
+      Request rq = waiting.peekFirst();
+      HwCtx.DriverTag got = hctx.getDriverTag(rq, call.cpu());
+      t += driverTag(call, got);
+      if (!got.got()) {
+        restart = true;
+        return t;
+      }
+      out.add(waiting.pollFirst());
+    }
+    for (Request rq = dd.dispatch(t); rq != null; rq = dd.dispatch(t)) {
+      long ps = charge(call, KernelFn.DD_DISPATCH_REQUEST, 1);
+      t += locked(call, t, ps) + ps;
+      HwCtx.DriverTag got = hctx.getDriverTag(rq, call.cpu());
+      t += driverTag(call, got);
+      if (!got.got()) {
+        waiting.addLast(rq);
+        waited++;
+        restart = true;
+        return t;
+      }
+      out.add(rq);
+    }
+    return t;
+  }
+
+  private long driverTag(Call call, HwCtx.DriverTag got) {
+    return charge(call, KernelFn.BLK_MQ_GET_DRIVER_TAG, 1)
+        + charger.charge(call.cpu(), call.what(), tagLine, got.remote() ? 1 : 0);
+  }
+
+  /**
+   * {@code blk_mq_sched_restart} after requests were freed: with the queue marked and a driver tag
+   * free again, kblockd runs it ({@code blk_mq_run_hw_queue} async; with one hardware queue {@code
+   * blk_mq_hctx_next_cpu} answers WORK_CPU_UNBOUND, so the freeing CPU's own kblockd worker, woken,
+   * preempts what runs there). Null when no run is due.
+   *
+   * @param call the freeing CPU, as its kblockd worker
+   */
+  Dispatched restart(Call call, long t) {
+    if (!restart || hctx.driverTags().inUse() == hctx.driverTags().nrTags()) {
+      return null;
+    }
+    restart = false;
+    runs++;
+    List<Request> out = new ArrayList<>();
+    t = dispatch(call, t + charger.charge(call.cpu(), call.what(), HctxPaths.KBLOCKD_PATH, 1), out);
+    return new Dispatched(out, t);
+  }
+
+  /** The lock's counts, the waits for a driver tag, kblockd's restarts. */
+  SchedStats stats() {
+    return new SchedStats(
+        hctx.driverTags().nrTags(),
+        lock.acquisitions(),
+        lock.contended(),
+        lock.waitedPs(),
+        waited,
+        runs);
+  }
+
+  /** Requests waiting on hctx->dispatch now. */
+  int waiting() {
+    return waiting.size();
   }
 
   /** Takes {@code dd->lock} at {@code t} for {@code holdPs}: the spin and the line, charged. */
@@ -102,10 +177,5 @@ final class MqDeadlinePath {
 
   private long charge(Call call, KernelFn fn, int calls) {
     return charger.charge(call.cpu(), call.what(), fn, calls);
-  }
-
-  /** {@code dd->lock}: acquisitions, how many spun, how long in all. */
-  SpinLock lock() {
-    return lock;
   }
 }

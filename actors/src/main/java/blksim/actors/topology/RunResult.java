@@ -81,8 +81,11 @@ public record RunResult(
    * @param lockTaken {@code dd->lock} acquisitions
    * @param lockSpun acquisitions that found it held
    * @param lockWaitPs time spun on it in all
+   * @param waited requests that found no driver tag and waited on {@code hctx->dispatch}
+   * @param restarts queue runs kblockd made for {@code blk_mq_sched_restart}
    */
-  public record Sched(int driverTags, long lockTaken, long lockSpun, long lockWaitPs) {}
+  public record Sched(
+      int driverTags, long lockTaken, long lockSpun, long lockWaitPs, long waited, long restarts) {}
 
   /**
    * A thread's io-wq worker.

@@ -339,13 +339,15 @@ public final class Topology {
                 h.busyCount(),
                 h.requeueCount(),
                 h.mergedCount(),
-                q.ddLock() == null
+                q.sched() == null
                     ? null
                     : new RunResult.Sched(
-                        h.driverTags().nrTags(),
-                        q.ddLock().acquisitions(),
-                        q.ddLock().contended(),
-                        q.ddLock().waitedPs())));
+                        q.sched().driverTags(),
+                        q.sched().lockTaken(),
+                        q.sched().lockSpun(),
+                        q.sched().lockWaitPs(),
+                        q.sched().waited(),
+                        q.sched().restarts())));
       }
     }
     List<RunResult.Worker> ws = new ArrayList<>();

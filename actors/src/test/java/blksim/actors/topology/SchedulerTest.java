@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,52 @@ class SchedulerTest {
     assertTrue(
         two.ledger().steps(0).containsKey("[line from another CPU] mq-deadline dd->lock")
             || two.ledger().steps(1).containsKey("[line from another CPU] mq-deadline dd->lock"));
+  }
+
+  private static final String TIMERS =
+      "blksim.io-uring { depth = 128, batch-submit = 32, batch-complete = 32, polled = false }\n"
+          + "blksim.run.runtime = 2ms\n"
+          + "blksim.null-blk { submit-queues = 1, poll-queues = 0, irqmode = 2,"
+          + " completion-nsec = 100000 }\n";
+
+  @Test
+  void requestsShouldWaitForADriverTagOnHctxDispatchUntilKblockdRestartsTheQueue() {
+    RunResult r = Runs.sequential(TIMERS);
+    assertTrue(r.books().balanced(), r.books().violations().toString());
+    RunResult.Hctx h = r.hctxs().get(0);
+    assertEquals(128, h.maxInUse(), "-d128 fits the 128 sched tags: no -EAGAIN, no io-wq");
+    assertTrue(r.workers().isEmpty());
+    assertTrue(h.sched().waited() > 0 && h.sched().restarts() > 0, h.sched().toString());
+    // Little's law on the 64 driver tags: at most 64 requests in null_blk per 100 us
+    double bound = 64 * 2e-3 / 100e-6;
+    assertTrue(r.reaps() <= bound && r.reaps() > 0.85 * bound, r.reaps() + " of " + bound);
+    assertTrue(r.ledger().time(0, CpuTime.KWORKER) > 0, "kblockd's runs preempt the thread");
+    assertEquals(h.sched().restarts(), r.ledger().steps(0).get("blk_mq_run_work_fn").calls());
+  }
+
+  @Test
+  void aRestartShouldEndAnotherThreadsRequestsInItsOwnRing() {
+    // kblockd on one CPU dispatches whichever requests wait: their timers fire there, and
+    // io_complete_rw sends each back to its ring
+    RunResult two =
+        Runs.sequential(
+            TIMERS,
+            "io-uring.threads = 2",
+            "cpu.count = 2",
+            "io-uring.depth = 64",
+            "io-uring.batch-submit = 16",
+            "io-uring.batch-complete = 16");
+    assertTrue(two.books().balanced(), two.books().violations().toString());
+    assertTrue(two.hctxs().get(0).sched().waited() > 0);
+    assertEquals(two.submitters().get(0).done(), two.submitters().get(0).completed(), "ring 0");
+    Runs.sameOnBothEngines(
+        Runs.settings(
+            TIMERS,
+            "io-uring.threads = 2",
+            "cpu.count = 2",
+            "io-uring.depth = 64",
+            "io-uring.batch-submit = 16",
+            "io-uring.batch-complete = 16"));
   }
 
   @Test

@@ -272,8 +272,15 @@ public final class Generator {
       if (r.nextInt(100) < 25) {
         opts.add(new Opt("set:queue.nomerges", String.valueOf(r.nextInt(3))));
       }
-      if (r.nextInt(100) < 5) {
-        opts.add(new Opt("set:queue.scheduler", r.nextBoolean() ? "none" : "mq-deadline"));
+      if (r.nextInt(100) < 8) {
+        boolean dd = r.nextBoolean();
+        opts.add(new Opt("set:queue.scheduler", dd ? "mq-deadline" : "none"));
+        if (dd && r.nextInt(4) > 0) {
+          // mostly where mq-deadline runs: one hardware queue (else a one-line refusal)
+          opts.removeIf(
+              o -> o.name().equals("nb:submit_queues") || o.name().equals("nb:poll_queues"));
+          opts.add(new Opt("nb:poll_queues", "0"));
+        }
       }
       if (r.nextInt(100) < 15) {
         opts.add(new Opt("set:bioset.percpu-cache", String.valueOf(r.nextBoolean())));

@@ -358,11 +358,18 @@ public final class Summary {
         : String.format(
             Locale.ROOT,
             " through mq-deadline, each with one of %d driver tags; dd->lock taken %d times, %d"
-                + " of them spun for (%.1f us in all)",
+                + " of them spun for (%.1f us in all)%s",
             d.driverTags(),
             d.lockTaken(),
             d.lockSpun(),
-            d.lockWaitPs() / 1e6);
+            d.lockWaitPs() / 1e6,
+            d.waited() == 0
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    "; %d found no driver tag and waited on hctx->dispatch, %d kblockd restarts",
+                    d.waited(),
+                    d.restarts()));
   }
 
   private static String seconds(long ns) {

@@ -145,21 +145,18 @@ public final class HwCtx {
     inUse.set(atPs, tags.inUse());
   }
 
-  /**
-   * {@code blk_mq_get_driver_tag} at dispatch under a scheduler.
-   *
-   * @return whether the tag's sbitmap word was last written by another CPU
-   * @throws InvariantBroken when every driver tag is held: a wait blksim does not model, which
-   *     {@code blksim.config.Elevator} rules out
-   */
-  public boolean getDriverTag(Request rq, int cpu) {
+  /** What {@link #getDriverTag} did: whether it got one, and whether its word came over. */
+  public record DriverTag(boolean got, boolean remote) {}
+
+  /** {@code blk_mq_get_driver_tag} at dispatch under a scheduler. */
+  public DriverTag getDriverTag(Request rq, int cpu) {
     checkOwned(rq);
     int tag = driverTags.get(cpu);
     if (tag == Tags.NO_TAG) {
-      throw new InvariantBroken("hctx" + index + ": no driver tag at dispatch (not modelled)");
+      return new DriverTag(false, false);
     }
     rq.driverTag = tag;
-    return driverTags.remoteTouch();
+    return new DriverTag(true, driverTags.remoteTouch());
   }
 
   /** {@code dd_insert_request}: the scheduler takes the request. */

@@ -1,5 +1,8 @@
 package blksim.queues.time;
 
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * A spinlock as a resource in virtual time: another CPU that arrives while it is held spins until
  * it is free; taking it after another CPU held it last first moves its cache line over. It lives
@@ -14,8 +17,30 @@ public final class SpinLock {
   private long waitedPs;
 
   public SpinLock(String name) {
-    this.name = name;
+    this(name, false);
   }
+
+  private SpinLock(String name, boolean interleaving) {
+    this.name = name;
+    this.holds = interleaving ? new TreeMap<>() : null;
+  }
+
+  /**
+   * A lock whose holds are kept as intervals of virtual time, so that an acquisition that its actor
+   * handles after another CPU's run of holds, though at an earlier time, takes the lock in a gap
+   * between them: one CPU's queue run, handled as one step, holds the lock again and again with
+   * work in between, and another CPU's arriving meanwhile interleaves with it as on the machine.
+   * The line comes from the CPU whose hold ends last before this one.
+   */
+  public static SpinLock interleaving(String name) {
+    return new SpinLock(name, true);
+  }
+
+  /** How far back holds are kept (100 us): longer than any one step of the owning actor. */
+  static final long WINDOW_PS = 100_000_000L;
+
+  /** Interleaving holds by start: {end, cpu}. */
+  private final TreeMap<Long, long[]> holds;
 
   /**
    * One acquisition.
@@ -33,6 +58,9 @@ public final class SpinLock {
    * @param lineTransferPs what moving a cache line from another core costs
    */
   public Acquired acquire(int cpu, long atPs, long holdPs, long lineTransferPs) {
+    if (holds != null) {
+      return acquireInGap(cpu, atPs, holdPs, lineTransferPs);
+    }
     // A CPU that held the lock last released it before it went on (program order): it never
     // spins on its own hold, however little its work since cost.
     long start = lastCpu == cpu ? atPs : Math.max(atPs, busyUntilPs);
@@ -46,6 +74,47 @@ public final class SpinLock {
     busyUntilPs = release;
     lastCpu = cpu;
     return new Acquired(start - atPs, transfer, release);
+  }
+
+  private Acquired acquireInGap(int cpu, long atPs, long holdPs, long lineTransferPs) {
+    holds.headMap(atPs - WINDOW_PS).clear();
+    long start = atPs;
+    long transfer;
+    while (true) {
+      Map.Entry<Long, long[]> before = holds.floorEntry(start);
+      if (before != null && before.getValue()[0] > start && before.getValue()[1] != cpu) {
+        start = before.getValue()[0];
+        continue;
+      }
+      int prev = previousHolder(start);
+      transfer = prev >= 0 && prev != cpu ? lineTransferPs : 0;
+      Map.Entry<Long, long[]> next = holds.higherEntry(start);
+      while (next != null && next.getValue()[1] == cpu) {
+        next = holds.higherEntry(next.getKey());
+      }
+      if (next == null || next.getKey() >= start + transfer + holdPs) {
+        break;
+      }
+      start = next.getValue()[0];
+    }
+    long release = start + transfer + holdPs;
+    holds.put(start, new long[] {release, cpu});
+    acquisitions++;
+    if (start > atPs) {
+      contended++;
+      waitedPs += start - atPs;
+    }
+    lastCpu = cpu;
+    return new Acquired(start - atPs, transfer, release);
+  }
+
+  /**
+   * The CPU that held the lock last before {@code t}: the hold that starts last at or before it
+   * (holds of different CPUs never overlap), or -1.
+   */
+  private int previousHolder(long t) {
+    Map.Entry<Long, long[]> e = holds.floorEntry(t);
+    return e == null ? -1 : (int) e.getValue()[1];
   }
 
   public String name() {

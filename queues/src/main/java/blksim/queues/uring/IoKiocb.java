@@ -22,6 +22,7 @@ public final class IoKiocb implements BioOwner {
   private int res;
   private Bio kiocbPrivate;
   private boolean completedElsewhere;
+  private boolean atWorker;
 
   IoKiocb(int id, int owner) {
     this.id = id;
@@ -60,6 +61,15 @@ public final class IoKiocb implements BioOwner {
     this.state = State.FREE;
     this.sqe = null;
     this.kiocbPrivate = null;
+  }
+
+  /** Whether io-wq's worker has it: punted, and not yet ended or on the IOPOLL list. */
+  public boolean atWorker() {
+    return atWorker;
+  }
+
+  public void setAtWorker(boolean atWorker) {
+    this.atWorker = atWorker;
   }
 
   public int id() {

@@ -33,4 +33,22 @@ class SpinLockTest {
     SpinLock.Acquired other = lock.acquire(1, 1_300, 500, 30_000);
     assertEquals(400, other.waitPs(), "another CPU still waits for the hold to end at 1 700");
   }
+
+  @Test
+  void anInterleavingLockShouldLetAnotherCpuInBetweenTheHoldsOfARun() {
+    SpinLock lock = SpinLock.interleaving("dd->lock");
+    // CPU 0's queue run, handled first: holds of 500 at 1 000, 2 000 and 3 000
+    for (long t = 1_000; t <= 3_000; t += 1_000) {
+      lock.acquire(0, t, 500, 30);
+    }
+    // CPU 1 arrives at 1 200, handled after: it spins to 1 500, not to 3 500, and takes the line
+    SpinLock.Acquired b = lock.acquire(1, 1_200, 400, 30);
+    assertEquals(300, b.waitPs());
+    assertEquals(30, b.transferPs());
+    assertEquals(1_500 + 30 + 400, b.releasePs());
+    // a hold that does not fit the gap before CPU 0's next waits for the one after
+    SpinLock.Acquired c = lock.acquire(2, 2_100, 950, 30);
+    assertEquals(3_500 - 2_100, c.waitPs(), "2 000-2 500 is held, 2 500-3 000 too short");
+    assertEquals(2, lock.contended());
+  }
 }
