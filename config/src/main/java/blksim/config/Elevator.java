@@ -70,6 +70,53 @@ public record Elevator(boolean mqDeadline, String note) {
     return 2 * Math.min(hwQueueDepth, BLKDEV_DEFAULT_RQ);
   }
 
+  /** {@code BLKDEV_MIN_RQ}: {@code queue_requests_store} raises a smaller nr_requests to it. */
+  public static final int BLKDEV_MIN_RQ = 4;
+
+  /** {@code MAX_SCHED_RQ}: 16 * BLKDEV_MAX_RQ, the most sched tags nr_requests can grow to. */
+  public static final int MAX_SCHED_RQ = 2048;
+
+  /**
+   * The tags the queue's requests are allocated from, after {@code queue.nr-requests}: how many,
+   * and the depth their sbitmap was laid out for ({@code sbitmap_queue_resize} keeps the words of
+   * the map it shrinks; {@code blk_mq_tag_update_depth} allocates a new map to grow sched tags).
+   *
+   * @param nrTags tags a request may take
+   * @param mapDepth the depth that gave the sbitmap its words
+   */
+  public record Tags(int nrTags, int mapDepth) {}
+
+  /**
+   * The queue's allocation tags under this choice.
+   *
+   * @throws ConfigError for an nr_requests the kernel refuses
+   */
+  public Tags tags(BlksimSettings s) {
+    int depth = s.nullBlk().hwQueueDepth();
+    int initial = mqDeadline ? nrRequests(depth) : depth;
+    int asked = s.kernel().nrRequests();
+    if (asked == 0) {
+      return new Tags(initial, initial);
+    }
+    int nr = Math.max(BLKDEV_MIN_RQ, asked);
+    int most = mqDeadline ? MAX_SCHED_RQ : depth;
+    if (nr > most) {
+      throw new ConfigError(
+          "queue.nr-requests = "
+              + asked
+              + ": above "
+              + (mqDeadline
+                  ? MAX_SCHED_RQ + " (MAX_SCHED_RQ) under mq-deadline"
+                  : "null_blk's hw_queue_depth=" + depth + " with no scheduler")
+              + ", the kernel answers EINVAL; accepted "
+              + BLKDEV_MIN_RQ
+              + " to "
+              + most
+              + ", or 0 for the kernel's");
+    }
+    return new Tags(nr, nr > initial ? nr : initial);
+  }
+
   /**
    * How many driver tags the threads can hold at once. A queue run takes a driver tag for each
    * request it pulls out of mq-deadline before the driver's queue_rq sees the first, so a thread
@@ -89,7 +136,9 @@ public record Elevator(boolean mqDeadline, String note) {
       return unrouted ? threads * (u.syncIo() ? 1 : u.depth()) : 0;
     }
     long perThread = stay ? u.depth() : Math.min(u.depth(), Math.max(1, u.batchSubmit()));
-    boolean punts = threads * u.depth() > nrRequests(n.hwQueueDepth());
+    int sched =
+        s.kernel().nrRequests() == 0 ? nrRequests(n.hwQueueDepth()) : s.kernel().nrRequests();
+    boolean punts = threads * u.depth() > Math.max(BLKDEV_MIN_RQ, sched);
     return threads * perThread + (punts ? threads : 0);
   }
 }

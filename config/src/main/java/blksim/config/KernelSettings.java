@@ -17,9 +17,16 @@ import java.util.Set;
  *     (QUEUE_FLAG_NOXMERGES: the plug's one-hit merge stays), 2 none (QUEUE_FLAG_NOMERGES)
  * @param scheduler {@code /sys/block/<dev>/queue/scheduler}: "" for the kernel's default ({@code
  *     elevator_get_default}), or the one written there
+ * @param nrRequests {@code /sys/block/<dev>/queue/nr_requests} as written there, or 0 for the
+ *     kernel's ({@link Elevator#nrRequests})
  */
 public record KernelSettings(
-    String preset, Set<Patch> patches, boolean iostats, int nomerges, String scheduler) {
+    String preset,
+    Set<Patch> patches,
+    boolean iostats,
+    int nomerges,
+    String scheduler,
+    int nrRequests) {
 
   /** The I/O schedulers a queue may be given ({@code elv_list} of a 5.16-6.1 kernel). */
   public static final Set<String> SCHEDULERS = Set.of("none", "mq-deadline", "kyber", "bfq");
@@ -84,7 +91,7 @@ public record KernelSettings(
 
   /** With the kernel's default, every merge. */
   public KernelSettings(String preset, Set<Patch> patches, boolean iostats) {
-    this(preset, patches, iostats, 0, "");
+    this(preset, patches, iostats, 0, "", 0);
   }
 
   public KernelSettings {
@@ -161,6 +168,7 @@ public record KernelSettings(
         patches,
         r.bool("blksim.queue.iostats"),
         r.intIn("blksim.queue.nomerges", 0, 2),
-        scheduler);
+        scheduler,
+        r.intIn("blksim.queue.nr-requests", 0, Integer.MAX_VALUE));
   }
 }

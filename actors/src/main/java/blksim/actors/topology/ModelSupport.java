@@ -53,7 +53,7 @@ final class ModelSupport {
     unsupported(
         elevator.equals("kyber") || elevator.equals("bfq"),
         "queue.scheduler = " + elevator + ": an I/O scheduler other than mq-deadline");
-    blksim.config.Elevator.of(s);
+    blksim.config.Elevator.of(s).tags(s);
     SyncSupport.check(s);
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
     if (n.requeue().probability() == 100
@@ -241,12 +241,9 @@ final class ModelSupport {
     return free;
   }
 
-  /** The tags a request is allocated with: under mq-deadline the sched tags, q->nr_requests. */
+  /** The tags a request is allocated with: q->nr_requests, under mq-deadline the sched tags. */
   static int allocTags(BlksimSettings s) {
-    int depth = s.nullBlk().hwQueueDepth();
-    return blksim.config.Elevator.of(s).mqDeadline()
-        ? blksim.config.Elevator.nrRequests(depth)
-        : depth;
+    return blksim.config.Elevator.of(s).tags(s).nrTags();
   }
 
   /**

@@ -121,7 +121,9 @@ public final class Topology {
             s.kernel().iostats(),
             s.kernel().nomerges());
     Map<String, Disk> disks = new TreeMap<>();
-    boolean mqDeadline = Elevator.of(s).mqDeadline();
+    Elevator elevator = Elevator.of(s);
+    boolean mqDeadline = elevator.mqDeadline();
+    Elevator.Tags tags = elevator.tags(s);
     for (int d = 0; d < nullbs.size(); d++) {
       NullBlk nullb = nullbs.get(d);
       int offset = d * nullb.nrHwQueues();
@@ -141,7 +143,8 @@ public final class Topology {
             new HwCtx(
                 h,
                 nullb.hctxType(h),
-                mqDeadline ? Elevator.nrRequests(nb.hwQueueDepth()) : nb.hwQueueDepth(),
+                tags.nrTags(),
+                tags.mapDepth(),
                 nrCpus,
                 RandomStreams.of(s.run().seed(), nullb.diskName() + "-hctx" + h + "-sbitmap"),
                 mqDeadline ? nb.hwQueueDepth() : 0);

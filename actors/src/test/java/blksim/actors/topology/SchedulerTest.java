@@ -139,6 +139,29 @@ class SchedulerTest {
   }
 
   @Test
+  void nrRequestsShouldSetTheTagsRequestsComeFrom() {
+    RunResult grown = run("queue.nr-requests = 256");
+    assertEquals(256, grown.hctxs().get(0).nrTags(), "sched tags grow to 256");
+    RunResult small = run("queue.nr-requests = 2");
+    assertEquals(4, small.hctxs().get(0).nrTags(), "BLKDEV_MIN_RQ");
+    RunResult none = run("null-blk.no-sched = true", "queue.nr-requests = 16");
+    assertEquals(16, none.hctxs().get(0).nrTags(), "the tag set's sbitmap shrunk to 16");
+    assertTrue(
+        Runs.refused(ONE_QUEUE, "null-blk.no-sched = true", "queue.nr-requests = 65")
+            .getMessage()
+            .contains("EINVAL"));
+    assertTrue(Runs.refused(ONE_QUEUE, "queue.nr-requests = 2049").getMessage().contains("2048"));
+  }
+
+  @Test
+  void aShrunkMapShouldKeepItsWords() {
+    // 128 sched tags make 32-bit words: shrunk to 32 the map is one such word, and the plug's
+    // batch of 32 (5.16) fits it; a map made for 32 would have 8-bit words and never fit it
+    RunResult r = run("queue.nr-requests = 32", "kernel.preset = \"5.16\"");
+    assertEquals(0, r.ledger().steps(0).get("__sbitmap_queue_get").calls(), "no tag one by one");
+  }
+
+  @Test
   void bothEnginesShouldAgree() {
     Runs.sameOnBothEngines(
         Runs.settings(

@@ -264,14 +264,17 @@ public final class Generator {
       }
     }
 
+    /** With {@code pct} % odds, option {@code name} with a value drawn only then. */
+    private void maybe(int pct, String name, java.util.function.Supplier<String> value) {
+      if (r.nextInt(100) < pct) {
+        opts.add(new Opt(name, value.get()));
+      }
+    }
+
     /** The queue's sysfs keys, the bio set's knobs, the scheduler tick, the seed. */
     private void knobs() {
-      if (r.nextInt(100) < 15) {
-        opts.add(new Opt("set:queue.iostats", String.valueOf(r.nextBoolean())));
-      }
-      if (r.nextInt(100) < 25) {
-        opts.add(new Opt("set:queue.nomerges", String.valueOf(r.nextInt(3))));
-      }
+      maybe(15, "set:queue.iostats", () -> String.valueOf(r.nextBoolean()));
+      maybe(25, "set:queue.nomerges", () -> String.valueOf(r.nextInt(3)));
       if (r.nextInt(100) < 8) {
         boolean dd = r.nextBoolean();
         opts.add(new Opt("set:queue.scheduler", dd ? "mq-deadline" : "none"));
@@ -282,15 +285,10 @@ public final class Generator {
           opts.add(new Opt("nb:poll_queues", "0"));
         }
       }
-      if (r.nextInt(100) < 15) {
-        opts.add(new Opt("set:bioset.percpu-cache", String.valueOf(r.nextBoolean())));
-      }
-      if (r.nextInt(100) < 5) {
-        opts.add(new Opt("set:bioset.alloc-cache-max", String.valueOf(pick(1, 4, 16, 512))));
-      }
-      if (r.nextInt(100) < 5) {
-        opts.add(new Opt("set:bioset.pool-size", String.valueOf(pick(1, 2, 8))));
-      }
+      maybe(6, "set:queue.nr-requests", () -> String.valueOf(pick(0, 2, 16, 32, 64, 256, 4096)));
+      maybe(15, "set:bioset.percpu-cache", () -> String.valueOf(r.nextBoolean()));
+      maybe(5, "set:bioset.alloc-cache-max", () -> String.valueOf(pick(1, 4, 16, 512)));
+      maybe(5, "set:bioset.pool-size", () -> String.valueOf(pick(1, 2, 8)));
       InterferenceDraw.add(r, opts);
       if (r.nextInt(100) < 10) {
         opts.add(new Opt("--seed", String.valueOf(r.nextInt(1000))));

@@ -56,9 +56,24 @@ public final class HwCtx {
       int nrCpus,
       java.util.random.RandomGenerator hints,
       int nrDriverTags) {
+    this(index, type, nrTags, nrTags, nrCpus, hints, nrDriverTags);
+  }
+
+  /**
+   * @param mapDepth the depth the allocation tags' sbitmap was laid out for (their words), before
+   *     nr_requests shrank it
+   */
+  public HwCtx(
+      int index,
+      HctxType type,
+      int nrTags,
+      int mapDepth,
+      int nrCpus,
+      java.util.random.RandomGenerator hints,
+      int nrDriverTags) {
     this.index = index;
     this.type = type;
-    this.tags = new Tags(nrTags, nrCpus, hints);
+    this.tags = new Tags(nrTags, nrCpus, hints, mapDepth);
     this.driverTags = nrDriverTags > 0 ? new Tags(nrDriverTags, nrCpus, hints) : null;
     this.elevator = nrDriverTags > 0 ? new MqDeadline() : null;
     this.staticRqs = new Request[nrTags];

@@ -37,6 +37,14 @@ public final class Tags {
    *     {@code prandom_u32() % depth}; null starts every CPU at 0
    */
   public Tags(int nrTags, int nrCpus, java.util.random.RandomGenerator hints) {
+    this(nrTags, nrCpus, hints, nrTags);
+  }
+
+  /**
+   * @param mapDepth the depth the sbitmap's words were laid out for: more than {@code nrTags} when
+   *     the map was shrunk ({@code sbitmap_queue_resize} keeps the words' size)
+   */
+  public Tags(int nrTags, int nrCpus, java.util.random.RandomGenerator hints, int mapDepth) {
     if (nrTags <= 0) {
       throw new IllegalArgumentException("nrTags must be > 0, was " + nrTags);
     }
@@ -48,7 +56,7 @@ public final class Tags {
         allocHint[cpu] = hints.nextInt(nrTags);
       }
     }
-    this.shift = shift(nrTags);
+    this.shift = shift(Math.max(nrTags, mapDepth));
     this.wordCpu = new int[(nrTags + (1 << shift) - 1) >> shift];
     java.util.Arrays.fill(wordCpu, -1);
   }
