@@ -39,6 +39,9 @@ public final class SpinLock {
   /** How far back holds are kept (100 us): longer than any one step of the owning actor. */
   static final long WINDOW_PS = 100_000_000L;
 
+  /** Holds kept before those older than the window go: pruning is not needed at each one. */
+  private static final int PRUNE_AT = 64;
+
   /** Interleaving holds by start: {end, cpu}. */
   private final TreeMap<Long, long[]> holds;
 
@@ -77,9 +80,16 @@ public final class SpinLock {
   }
 
   private Acquired acquireInGap(int cpu, long atPs, long holdPs, long lineTransferPs) {
-    holds.headMap(atPs - WINDOW_PS).clear();
+    while (holds.size() > PRUNE_AT && holds.firstKey() < atPs - WINDOW_PS) {
+      holds.pollFirstEntry();
+    }
     long start = atPs;
     long transfer;
+    if (atPs >= latestRelease) {
+      // after every hold: free, and the line is where the hold that started last left it
+      transfer = latestStartCpu >= 0 && latestStartCpu != cpu ? lineTransferPs : 0;
+      return record(cpu, atPs, start, transfer, holdPs);
+    }
     while (true) {
       Map.Entry<Long, long[]> before = holds.floorEntry(start);
       if (before != null && before.getValue()[0] > start && before.getValue()[1] != cpu) {
@@ -97,8 +107,16 @@ public final class SpinLock {
       }
       start = next.getValue()[0];
     }
+    return record(cpu, atPs, start, transfer, holdPs);
+  }
+
+  private Acquired record(int cpu, long atPs, long start, long transfer, long holdPs) {
     long release = start + transfer + holdPs;
     holds.put(start, new long[] {release, cpu});
+    if (holds.lastKey() == start) {
+      latestStartCpu = cpu;
+    }
+    latestRelease = Math.max(latestRelease, release);
     acquisitions++;
     if (start > atPs) {
       contended++;
@@ -107,6 +125,11 @@ public final class SpinLock {
     lastCpu = cpu;
     return new Acquired(start - atPs, transfer, release);
   }
+
+  /** The latest end of any hold, and the CPU of the hold that starts last (interleaving only). */
+  private long latestRelease = Long.MIN_VALUE;
+
+  private int latestStartCpu = -1;
 
   /**
    * The CPU that held the lock last before {@code t}: the hold that starts last at or before it
