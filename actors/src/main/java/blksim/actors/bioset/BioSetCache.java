@@ -147,19 +147,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
     PathCosts costs = charger.costs();
     SpinLock.Acquired a =
         listLock.acquire(cpu, atPs, costs.slabListHoldPs(), costs.lineTransferPs());
-    long ps = 0;
-    if (a.waitPs() > 0) {
-      ps +=
-          charger.charge(
-              cpu,
-              CpuTime.LOCK_WAIT,
-              new CostStep(Contention.LOCK_WAIT_SLAB_LIST_LOCK, a.waitPs()),
-              1);
-    }
-    if (a.transferPs() > 0) {
-      ps += charger.charge(cpu, what, listLockLine, 1);
-    }
-    return ps;
+    return charger.lock(cpu, what, a, Contention.LOCK_WAIT_SLAB_LIST_LOCK, listLockLine);
   }
 
   private long charge(int cpu, CpuTime what, KernelFn fn) {

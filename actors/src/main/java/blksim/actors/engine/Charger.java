@@ -54,6 +54,26 @@ public final class Charger {
     return ledger.charge(cpu, what, step, calls);
   }
 
+  /**
+   * What a lock's acquisition {@code a} adds on {@code cpu}: the spin, as CPU time "lock wait"
+   * ({@code wait} names it), and the lock's line from another CPU ({@code line}), as {@code what}.
+   */
+  public long lock(
+      int cpu,
+      CpuTime what,
+      blksim.queues.time.SpinLock.Acquired a,
+      blksim.queues.cost.Contention wait,
+      CostStep line) {
+    long ps = 0;
+    if (a.waitPs() > 0) {
+      ps += charge(cpu, CpuTime.LOCK_WAIT, new CostStep(wait, a.waitPs()), 1);
+    }
+    if (a.transferPs() > 0) {
+      ps += charge(cpu, what, line, 1);
+    }
+    return ps;
+  }
+
   public PathCosts costs() {
     return costs;
   }

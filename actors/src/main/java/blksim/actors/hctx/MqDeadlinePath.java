@@ -7,7 +7,6 @@ import blksim.queues.blkmq.MqDeadline;
 import blksim.queues.blkmq.Request;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
-import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.time.SpinLock;
 import java.util.ArrayDeque;
@@ -160,19 +159,7 @@ final class MqDeadlinePath {
   /** Takes {@code dd->lock} at {@code t} for {@code holdPs}: the spin and the line, charged. */
   private long locked(Call call, long t, long holdPs) {
     SpinLock.Acquired a = lock.acquire(call.cpu(), t, holdPs, lockLine.ps());
-    long ps = 0;
-    if (a.waitPs() > 0) {
-      ps +=
-          charger.charge(
-              call.cpu(),
-              CpuTime.LOCK_WAIT,
-              new CostStep(Contention.LOCK_WAIT_DD_LOCK, a.waitPs()),
-              1);
-    }
-    if (a.transferPs() > 0) {
-      ps += charger.charge(call.cpu(), call.what(), lockLine, 1);
-    }
-    return ps;
+    return charger.lock(call.cpu(), call.what(), a, Contention.LOCK_WAIT_DD_LOCK, lockLine);
   }
 
   private long charge(Call call, KernelFn fn, int calls) {

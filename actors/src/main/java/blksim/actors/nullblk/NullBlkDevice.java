@@ -169,19 +169,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
 
   /** Charges the caller the spin and the line's transfer of a {@code poll_lock} acquisition. */
   private long chargeLock(Exec call, SpinLock.Acquired a) {
-    long ps = 0;
-    if (a.waitPs() > 0) {
-      ps +=
-          charger.charge(
-              call.cpu(),
-              CpuTime.LOCK_WAIT,
-              new CostStep(Contention.LOCK_WAIT_POLL_LOCK, a.waitPs()),
-              1);
-    }
-    if (a.transferPs() > 0) {
-      ps += charger.charge(call.cpu(), call.what(), lockLine, 1);
-    }
-    return ps;
+    return charger.lock(call.cpu(), call.what(), a, Contention.LOCK_WAIT_POLL_LOCK, lockLine);
   }
 
   private void onTimersExpired(TimersExpired m, Outbox out) {
