@@ -27,6 +27,17 @@ final class MqDeadlinePath {
   private final Charger charger;
   private final CostStep lockLine;
   private final CostStep tagLine;
+  private final CostStep dataLines;
+
+  /**
+   * Lines of {@code struct deadline_data} (5.16) that a dispatch or insert writes besides the
+   * lock's: {@code per_prio[DD_BE_PRIO]} spans bytes 96 to 191, whose second line holds the read
+   * FIFO, {@code next_rq} and the counts, and {@code batching} is on the line before the lock's.
+   * The sort tree's root (the first line) changes only when the root node does; the request queue's
+   * {@code last_merge} and the hash buckets are left out.
+   */
+  static final int DATA_LINES = 2;
+
   private final SpinLock lock = SpinLock.interleaving("dd->lock");
 
   /** {@code hctx->dispatch}: requests out of mq-deadline that found no driver tag. */
@@ -47,6 +58,7 @@ final class MqDeadlinePath {
     this.charger = charger;
     this.lockLine = new CostStep(Contention.LINE_DD_LOCK, lineTransferPs);
     this.tagLine = new CostStep(Contention.LINE_SBITMAP_WORD, lineTransferPs);
+    this.dataLines = new CostStep(Contention.LINES_DD_DATA, lineTransferPs);
   }
 
   /**
@@ -158,8 +170,12 @@ final class MqDeadlinePath {
 
   /** Takes {@code dd->lock} at {@code t} for {@code holdPs}: the spin and the line, charged. */
   private long locked(Call call, long t, long holdPs) {
-    SpinLock.Acquired a = lock.acquire(call.cpu(), t, holdPs, lockLine.ps());
-    return charger.lock(call.cpu(), call.what(), a, Contention.LOCK_WAIT_DD_LOCK, lockLine);
+    // taken from another CPU, the lock brings its line and the two data lines (held meanwhile)
+    long lines = (1 + DATA_LINES) * lockLine.ps();
+    SpinLock.Acquired a = lock.acquire(call.cpu(), t, holdPs, lines);
+    long ps = charger.lock(call.cpu(), call.what(), a, Contention.LOCK_WAIT_DD_LOCK, lockLine);
+    return ps
+        + charger.charge(call.cpu(), call.what(), dataLines, a.transferPs() > 0 ? DATA_LINES : 0);
   }
 
   private long charge(Call call, KernelFn fn, int calls) {

@@ -17,6 +17,11 @@ public enum Contention implements CostId {
   LOCK_WAIT_DD_LOCK("[lock wait] mq-deadline dd->lock"),
   /** {@code dd->lock}'s line, last written by another CPU. */
   LINE_DD_LOCK("[line from another CPU] mq-deadline dd->lock"),
+  /**
+   * The lines of {@code struct deadline_data} that each dispatch and insert writes besides the
+   * lock's own (the BE class's FIFO, next_rq and counts; batching), last written by another CPU.
+   */
+  LINES_DD_DATA("[lines from another CPU] mq-deadline lists, next_rq, batching"),
   /** Spinning on the ring's {@code uring_lock}. */
   LOCK_WAIT_URING_LOCK("[lock wait] uring_lock"),
   /** The mutex word and the IOPOLL list's tail, last written by the submitter's CPU. */
