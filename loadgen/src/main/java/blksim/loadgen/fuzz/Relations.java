@@ -21,6 +21,8 @@ import java.util.Set;
  *       streams of its own for interference.variation);
  *   <li>{@code longer-completion}: on null_blk's timer mode, a longer {@code completion_nsec} never
  *       raises IOPS;
+ *   <li>{@code no-scheduler}: on one thread whose requests end in queue_rq (irqmode 0 or 1, no
+ *       fault) with no io-wq worker, a queue that ran mq-deadline runs at least as fast with none;
  *   <li>{@code seed-free}: while no random source is active (one tag per hctx, see {@link
  *       #seedFree}), {@code --seed} changes nothing but the seed the summary names.
  * </ul>
@@ -28,7 +30,8 @@ import java.util.Set;
 final class Relations {
   /** The relations, in the order case numbers cycle through them. */
   static final List<String> NAMES =
-      List.of("patch-removes-work", "double-cpus", "longer-completion", "seed-free");
+      List.of(
+          "patch-removes-work", "double-cpus", "longer-completion", "no-scheduler", "seed-free");
 
   /** Patches that only take work out of the path, whatever the CPU. */
   private static final List<Patch> REMOVE_WORK =
@@ -60,6 +63,7 @@ final class Relations {
           case "double-cpus" -> doubleCpus(c);
           case "longer-completion" ->
               "2".equals(c.get("nb:irqmode")) ? longerCompletion(c) : Result.SKIP;
+          case "no-scheduler" -> noScheduler(c, a);
           default -> seedFree(c, ran);
         };
     if (!result.applies()) {
@@ -104,6 +108,34 @@ final class Relations {
     return Result.holdsIf(
         b.iops() + quantum >= a.iops(),
         p.key() + " only removes work, yet IOPS fell from " + a.iops() + " to " + b.iops());
+  }
+
+  /**
+   * mq-deadline only adds work to a request's path (its insert, dispatch, lock, driver tag and
+   * finish); where nothing waits on a device or a worker, taking it away must not lower IOPS, by
+   * more than one io_uring_enter call's SQEs.
+   */
+  private Result noScheduler(Case c, RunReport a) {
+    boolean ranDeadline = a.result().hctxs().stream().anyMatch(h -> h.sched() != null);
+    if (!ranDeadline
+        || a.result().submitters().size() != 1
+        || !a.result().workers().isEmpty()
+        || "2".equals(c.get("nb:irqmode"))
+        || c.get("nb:requeue") != null
+        || c.get("nb:timeout") != null) {
+      return Result.SKIP;
+    }
+    RunReport b = report(c.with("set:queue.scheduler", "none"));
+    if (b == null || !b.result().workers().isEmpty()) {
+      return Result.SKIP;
+    }
+    double quantum =
+        a.result().calls() == 0
+            ? 0
+            : (double) a.result().done() / a.result().calls() * 1e6 / c.runtimeUs();
+    return Result.holdsIf(
+        b.iops() + quantum >= a.iops(),
+        "mq-deadline only adds work, yet IOPS rose from " + b.iops() + " with none to " + a.iops());
   }
 
   /**
