@@ -129,11 +129,15 @@ public record Elevator(boolean mqDeadline, String note) {
     IoUringSettings u = s.ioUring();
     boolean stay = n.timeout().enabled() || n.requeue().enabled();
     long threads = u.threads();
-    if (n.irqmode() == NullBlkSettings.IrqMode.TIMER && !stay) {
-      // a restart dispatches other threads' requests from the freeing CPU, whose interrupt then
-      // ends them: io_uring's go back to their rings; another thread's aio or sync read would not
-      boolean unrouted = (u.syncIo() || u.aio()) && threads > 1;
-      return unrouted ? threads * (u.syncIo() ? 1 : u.depth()) : 0;
+    // a restart dispatches other threads' requests from the freeing CPU, which then ends them:
+    // io_uring's go back to their rings; another thread's aio or sync read, or a DM clone that
+    // ends in queue_rq under another CPU's call, would not
+    boolean aioOrSync = u.syncIo() || u.aio();
+    if (!stay && n.irqmode() == NullBlkSettings.IrqMode.TIMER) {
+      return aioOrSync && threads > 1 ? threads * (u.syncIo() ? 1 : u.depth()) : 0;
+    }
+    if (!stay && !aioOrSync && s.dm().tables().isEmpty()) {
+      return 0;
     }
     long perThread = stay ? u.depth() : Math.min(u.depth(), Math.max(1, u.batchSubmit()));
     int sched =

@@ -62,7 +62,7 @@ class BadInputTest {
         "io_uring -d32 --set queue.nomerges=3 /dev/nullb0        | nomerges = '3' is out of range: accepted 0 to 2",
         "io_uring -d32 --set queue.scheduler=mq-deadline /dev/nullb0 | queue.scheduler = mq-deadline on 2 hardware queues: blksim models mq-deadline on one hardware queue only",
         "io_uring -d32 --set queue.scheduler=kyber /dev/nullb0   | queue.scheduler = kyber: an I/O scheduler other than mq-deadline is not modelled yet",
-        "io_uring -p0 -n3 -d32 --cpus 3 --set queue.scheduler=mq-deadline --set null-blk.poll-queues=0 --set null-blk.irqmode=0 /dev/nullb0 | 96 requests can hold null_blk's 64 driver tags at once",
+        "io_uring -a1 -n3 -d32 --cpus 3 --set queue.scheduler=mq-deadline --set null-blk.poll-queues=0 --set null-blk.irqmode=2 /dev/nullb0 | 96 requests can hold null_blk's 64 driver tags at once",
         "io_uring -d32 --set queue.nr-requests=65 /dev/nullb0    | queue.nr-requests = 65: above null_blk's hw_queue_depth=64 with no scheduler, the kernel answers EINVAL; accepted 4 to 64",
         "io_uring -d32 --set queue.nr-requests=-1 /dev/nullb0    | nr-requests",
         "io_uring -d32 --set queue.scheduler=cfq /dev/nullb0     | cfq is not an I/O scheduler: accepted \"\" (the kernel's default), bfq, kyber, mq-deadline, none",

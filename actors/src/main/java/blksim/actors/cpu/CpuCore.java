@@ -218,6 +218,34 @@ final class CpuCore {
   }
 
   /**
+   * bi_end_io of the bios that ended in queue_rq while this thread submitted: this ring's complete
+   * ({@link #endIo}; {@code done} hears of each), another ring's, which a kblockd restart here
+   * dispatched, go to its CPU: their task_work is for its task.
+   *
+   * @return the time after them
+   */
+  long endSubmitted(
+      List<blksim.queues.bio.Bio> ended,
+      long t,
+      java.util.function.Consumer<IoKiocb> done,
+      Outbox out) {
+    Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
+    for (blksim.queues.bio.Bio bio : ended) {
+      IoKiocb req = (IoKiocb) bio.owner();
+      if (foreign(bio)) {
+        elsewhere
+            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
+            .add(new Cpu.Completion(req, res(bio)));
+        t += charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
+      } else {
+        t += charge(CpuTime.SUBMIT, endIo(req, res(bio)), 1);
+        done.accept(req);
+      }
+    }
+    return sendElsewhere(elsewhere, t, CpuTime.SUBMIT, out);
+  }
+
+  /**
    * Whether an interrupt here ended another ring's request (a kblockd restart on this CPU had
    * dispatched it): its io_complete_rw queues task_work for that ring's task.
    */

@@ -172,9 +172,7 @@ final class SubmitterPath implements ThreadLoop {
     long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
     // ends here only when not polled: a DM requeue, a queue without poll support), then bio_put.
-    for (Bio bio : m.ended()) {
-      t += c.charge(CpuTime.SUBMIT, c.endIo((IoKiocb) bio.owner(), CpuCore.res(bio)), 1);
-    }
+    t = c.endSubmitted(m.ended(), t, iowq::workerDone, out);
     List<Bio> put = m.ended();
     if (!m.wouldBlock().isEmpty()) {
       put = new ArrayList<>(m.ended());

@@ -67,20 +67,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** Whether each CPU's poll under way passes an io_comp_batch (a sync read's does not). */
   private final Map<Integer, Boolean> batched = new HashMap<>();
 
-  /** Bios the driver ended in the earlier rounds of a call that kblockd redispatches, by CPU. */
-  private final Map<Integer, List<Bio>> endedEarlier = new HashMap<>();
-
-  /** Requests the driver took in those earlier rounds, by CPU. */
-  private final Map<Integer, Integer> queuedEarlier = new HashMap<>();
-
   /** Where the ends of each CPU's interrupts go: that CPU's interrupt path, by CPU number. */
   private final Map<Integer, SimRef<BlockDevice.Reply>> irqEnds = new HashMap<>();
 
   private final RequestEnds ends;
   private final MqDeadlinePath sched;
-
-  /** The bios each CPU's interrupt ended, held while its kblockd restart is at the driver. */
-  private final Map<Integer, List<Bio>> restarting = new HashMap<>();
+  private final KblockdRounds rounds;
 
   private final TagWaits waits;
   private final HctxFeatures features;
@@ -102,6 +94,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.ends = new RequestEnds(hctx, books, sbitmapLine);
     this.sched =
         hctx.elevator() == null ? null : new MqDeadlinePath(hctx, charger, costs.lineTransferPs());
+    this.rounds = new KblockdRounds(hctx, driver, charger, sched);
     this.waits = new TagWaits(hctx.tags().nrTags());
   }
 
@@ -263,64 +256,33 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private void onRqsQueued(NullBlkDevice.Queued m, Call call, Outbox out) {
     int cpu = call.cpu();
     long t = m.atPs();
-    if (call.what() == CpuTime.KWORKER && restarting.containsKey(cpu)) {
+    List<Bio> irq = rounds.irqRestartQueued(call);
+    if (irq != null) {
       // kblockd's restart was queued (by timers: nothing ended in queue_rq): the interrupt goes on
-      out.send(irqEnds.get(cpu), new BlockDevice.IrqEnded(t, restarting.remove(cpu)));
+      out.send(irqEnds.get(cpu), new BlockDevice.IrqEnded(t, irq));
       return;
     }
     if (m.viaCompleteRequest()) {
       t += charge(call, KernelFn.BLK_MQ_COMPLETE_REQUEST, m.completed().size());
     }
     RequestEnds.Ended e = ends.oneByOne(cpu, m.completed(), t);
-    List<Bio> ended = e.bios();
     t += ends.cost(charger, call, m.completed().size(), e);
     t += wakeSleepers(call, m.completed().size(), t, out);
-    List<Bio> before = endedEarlier.remove(cpu);
-    if (before != null) {
-      before.addAll(ended);
-      ended = before;
-    }
+    List<Bio> ended = rounds.withEarlier(cpu, e.bios());
     if (!m.busy().isEmpty() || !m.requeued().isEmpty()) {
-      redispatch(m, call, t, ended, out);
+      rounds.redispatch(m, call, t, ended, out);
+      return;
+    }
+    int mine = call.what() == CpuTime.KWORKER ? 0 : m.count();
+    t = rounds.restartAfterQueueRq(call, t, ended, mine, out);
+    if (t < 0) {
       return;
     }
     List<Bio> failed = wouldBlock.remove(cpu);
     out.send(
         call.replyTo(),
         new BlockDevice.Submitted(
-            t, queuedBefore(cpu) + m.count(), ended, failed == null ? List.of() : failed));
-  }
-
-  /**
-   * The driver turned requests away: back on the dispatch list ({@code BLK_STS_RESOURCE}) or on the
-   * requeue list ({@code blk_mq_requeue_request}), then kblockd's work dispatches them again.
-   * kblockd is a bound workqueue of the submitting CPU, whose worker, woken, preempts the submitter
-   * there: the call goes on when the driver has taken them all.
-   */
-  private void redispatch(NullBlkDevice.Queued m, Call call, long t, List<Bio> ended, Outbox out) {
-    int cpu = call.cpu();
-    List<Request> again = new ArrayList<>(m.busy().size() + m.requeued().size());
-    m.busy().forEach(rq -> hctx.turnedAway(rq, true));
-    m.requeued().forEach(rq -> hctx.turnedAway(rq, false));
-    again.addAll(m.busy());
-    again.addAll(m.requeued());
-    t +=
-        charge(call, KernelFn.BLK_MQ_BYPASS_INSERT, m.busy().size())
-            + charge(call, HctxPaths.REQUEUE_PATH, m.requeued().size())
-            + charge(call, HctxPaths.KBLOCKD_PATH, 1)
-            + charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, again.size());
-    for (Request rq : again) {
-      hctx.redispatched(rq);
-    }
-    endedEarlier.put(cpu, new ArrayList<>(ended));
-    queuedEarlier.merge(cpu, m.count() - again.size(), Integer::sum);
-    out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), again, call.exec()));
-  }
-
-  /** Requests of the call under way that the driver took in its earlier rounds. */
-  private int queuedBefore(int cpu) {
-    Integer n = queuedEarlier.remove(cpu);
-    return n == null ? 0 : n;
+            t, rounds.queuedBefore(cpu) + mine, ended, failed == null ? List.of() : failed));
   }
 
   /**
@@ -356,19 +318,12 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     List<Bio> ended = e.bios();
     long t = m.atPs() + ends.cost(charger, call, m.rqs().size(), e);
     t += wakeSleepers(call, m.rqs().size(), t, out);
-    Call kblockd = new Call(call.cpu(), CpuTime.KWORKER, null, call.interrupts(), null);
-    MqDeadlinePath.Dispatched d = sched == null ? null : sched.restart(kblockd, t);
-    if (d != null && !d.rqs().isEmpty()) {
-      // the restart's dispatch goes to the driver first; the interrupt's bios end after it
-      restarting.put(call.cpu(), ended);
-      d.rqs().forEach(hctx::dispatched);
-      long at = d.atPs() + charge(kblockd, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, d.rqs().size());
-      out.send(driver, new NullBlkDevice.QueueRqs(at, hctx.index(), d.rqs(), kblockd.exec()));
-      return;
+    t = rounds.restartAfterIrq(call, t, ended, out);
+    if (t >= 0) {
+      // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
+      // them.
+      out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
     }
-    // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
-    // them.
-    out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(d == null ? t : d.atPs(), ended));
   }
 
   /** {@code sbitmap_queue_wake_up} after {@code freed} tags went back: the time its wakes took. */
@@ -408,10 +363,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     books.check(waits.asleep() == 0, name() + ": tasks still asleep on the tag wait queue");
     books.check(wouldBlock.isEmpty(), name() + ": bios that found no tag never ended (-EAGAIN)");
     books.check(
-        (sched == null || sched.waiting() == 0) && restarting.isEmpty(),
+        sched == null || sched.waiting() == 0,
         name() + ": requests left on hctx->dispatch, waiting for a driver tag");
-    books.check(
-        endedEarlier.isEmpty() && queuedEarlier.isEmpty(),
-        name() + ": a call that kblockd redispatched never finished");
+    books.check(rounds.idle(), name() + ": a call that kblockd ran the queue for never finished");
   }
 }

@@ -159,7 +159,7 @@ final class ModelSupport {
     int tags = allocTags(s);
     Map<String, Integer> load = new TreeMap<>();
     Set<String> underDm = new TreeSet<>();
-    int held = tagsHeld(u, plan.nullBlk());
+    int held = tagsHeld(s, u, plan.nullBlk());
     for (int t = 0; t < cfgs.size(); t++) {
       CpuConfig cfg = cfgs.get(t);
       Map<String, Integer> used = new TreeMap<>();
@@ -192,9 +192,13 @@ final class ModelSupport {
     }
     String why =
         most
-            + " I/Os can be in flight on a hardware queue with null_blk hw_queue_depth="
-            + tags
-            + " tags";
+            + " I/Os can be in flight on a hardware queue with "
+            + (tags == plan.nullBlk().hwQueueDepth()
+                ? "null_blk hw_queue_depth=" + tags + " tags"
+                : tags
+                    + " tags to allocate from (queue nr_requests; hw_queue_depth="
+                    + plan.nullBlk().hwQueueDepth()
+                    + ")");
     NullBlkSettings nb = plan.nullBlk();
     // -p0: io-wq's blocking issue sleeps on the tag wait queue; its timers fire on its CPU. A fault
     // (timeout=, requeue=) on such a queue, or a DM device on it, is not modelled with it yet.
@@ -255,12 +259,20 @@ final class ModelSupport {
    * a plug are free again when the plug has been flushed: at most one submission's batch ({@code
    * -s}) is held at once.
    */
-  private static int tagsHeld(IoUringSettings u, NullBlkSettings n) {
+  private static int tagsHeld(BlksimSettings s, IoUringSettings u, NullBlkSettings n) {
+    // under mq-deadline a request that waits on hctx->dispatch for a driver tag keeps its sched
+    // tag until a restart dispatches it: with the threads' batches over the driver tags, as many
+    // as a thread has in flight
+    boolean dispatchWaits =
+        blksim.config.Elevator.of(s).mqDeadline()
+            && (long) u.threads() * Math.min(u.depth(), Math.max(1, u.batchSubmit()))
+                > n.hwQueueDepth();
     boolean endsInQueueRq =
         (!u.polled() || n.pollQueues() == 0)
             && n.irqmode() != NullBlkSettings.IrqMode.TIMER
             && !n.timeout().enabled()
-            && !n.requeue().enabled();
+            && !n.requeue().enabled()
+            && !dispatchWaits;
     return endsInQueueRq ? Math.min(u.depth(), u.batchSubmit()) : u.depth();
   }
 

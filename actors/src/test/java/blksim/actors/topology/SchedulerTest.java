@@ -139,6 +139,27 @@ class SchedulerTest {
   }
 
   @Test
+  void freesInQueueRqShouldRestartTheQueueForRequestsThatWaitedForADriverTag() {
+    // three threads' batches of 32 pull 96 requests out at once for 64 driver tags; each request
+    // ends in queue_rq, and the free restarts the queue on kblockd of the freeing CPU
+    String three = ONE_QUEUE + "blksim.io-uring.threads = 3\nblksim.cpu.count = 3\n";
+    RunResult r = Runs.sequential(three);
+    assertTrue(r.books().balanced(), r.books().violations().toString());
+    RunResult.Sched s = r.hctxs().get(0).sched();
+    assertTrue(s.waited() > 0 && s.restarts() > 0, s.toString());
+    assertTrue(r.workers().isEmpty(), "96 requests fit the 128 sched tags");
+    for (RunResult.Submitter sub : r.submitters()) {
+      assertEquals(sub.accepted(), sub.completed(), "each ring completes its own, no other");
+    }
+    long kworker = 0;
+    for (int cpu = 0; cpu < 3; cpu++) {
+      kworker += r.ledger().time(cpu, CpuTime.KWORKER);
+    }
+    assertTrue(kworker > 0, "kblockd's runs");
+    Runs.sameOnBothEngines(Runs.settings(three));
+  }
+
+  @Test
   void nrRequestsShouldSetTheTagsRequestsComeFrom() {
     RunResult grown = run("queue.nr-requests = 256");
     assertEquals(256, grown.hctxs().get(0).nrTags(), "sched tags grow to 256");
