@@ -100,14 +100,19 @@ final class Relations {
     if (b == null) {
       return Result.SKIP;
     }
-    // IOPS counts the SQEs of whole io_uring_enter calls within the runtime: one call of slack.
-    double quantum =
-        a.result().calls() == 0
-            ? 0
-            : (double) a.result().done() / a.result().calls() * 1e6 / c.runtimeUs();
     return Result.holdsIf(
-        b.iops() + quantum >= a.iops(),
+        b.iops() + quantum(c, a) >= a.iops(),
         p.key() + " only removes work, yet IOPS fell from " + a.iops() + " to " + b.iops());
+  }
+
+  /**
+   * IOPS counts the SQEs of whole io_uring_enter calls within the runtime: one call's worth of
+   * IOPS, the slack a comparison of two runs allows.
+   */
+  private static double quantum(Case c, RunReport a) {
+    return a.result().calls() == 0
+        ? 0
+        : (double) a.result().done() / a.result().calls() * 1e6 / c.runtimeUs();
   }
 
   /**
@@ -129,12 +134,8 @@ final class Relations {
     if (b == null || !b.result().workers().isEmpty()) {
       return Result.SKIP;
     }
-    double quantum =
-        a.result().calls() == 0
-            ? 0
-            : (double) a.result().done() / a.result().calls() * 1e6 / c.runtimeUs();
     return Result.holdsIf(
-        b.iops() + quantum >= a.iops(),
+        b.iops() + quantum(c, a) >= a.iops(),
         "mq-deadline only adds work, yet IOPS rose from " + b.iops() + " with none to " + a.iops());
   }
 
