@@ -93,7 +93,9 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     this.requestLine = new CostStep(Contention.LINE_REQUEST, costs.lineTransferPs());
     this.ends = new RequestEnds(hctx, books, sbitmapLine);
     this.sched =
-        hctx.elevator() == null ? null : new MqDeadlinePath(hctx, charger, costs.lineTransferPs());
+        hctx.elevator() == null
+            ? null
+            : new MqDeadlinePath(hctx, charger, costs.lineTransferPs(), features.endsInQueueRq());
     this.rounds = new KblockdRounds(hctx, driver, charger, sched);
     this.waits = new TagWaits(hctx.tags().nrTags());
   }
@@ -274,6 +276,10 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       return;
     }
     int mine = call.what() == CpuTime.KWORKER ? 0 : m.count();
+    t = rounds.resumeAfterQueueRq(call, t, ended, mine, out);
+    if (t < 0) {
+      return;
+    }
     t = rounds.restartAfterQueueRq(call, t, ended, mine, out);
     if (t < 0) {
       return;

@@ -91,6 +91,27 @@ final class KblockdRounds {
   }
 
   /**
+   * After a round's requests ended in queue_rq: the queue run that paused for them goes on in the
+   * same context ({@code blk_mq_dispatch_rq_list}'s next request), if one did.
+   *
+   * @param mine the requests of the call's own that this round queued
+   * @return the time the call goes on, or -1 when the run's next round went to the driver
+   */
+  long resumeAfterQueueRq(Call call, long t, List<Bio> ended, int mine, Outbox out) {
+    if (sched == null || !sched.paused(call.cpu())) {
+      return t;
+    }
+    MqDeadlinePath.Dispatched d = sched.resume(call, t);
+    if (d.rqs().isEmpty()) {
+      return d.atPs();
+    }
+    endedEarlier.put(call.cpu(), new ArrayList<>(ended));
+    queuedEarlier.merge(call.cpu(), mine, Integer::sum);
+    send(call, d, out);
+    return -1;
+  }
+
+  /**
    * After a round's requests ended in queue_rq: mq-deadline's restart, if the frees made one due.
    *
    * @param mine the requests of the call's own that this round queued

@@ -43,6 +43,12 @@ final class MqDeadlinePath {
   /** {@code hctx->dispatch}: requests out of mq-deadline that found no driver tag. */
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
 
+  /** Each CPU's paused run: the request that found no driver tag, or null on hctx->dispatch. */
+  private final java.util.Map<Integer, Request> pausedAt = new java.util.TreeMap<>();
+
+  /** Whether null_blk ends each request in its queue_rq (irqmode 0 or 1, no fault). */
+  private final boolean endsInQueueRq;
+
   /** {@code BLK_MQ_S_SCHED_RESTART}. */
   private boolean restart;
 
@@ -52,8 +58,9 @@ final class MqDeadlinePath {
   /** The requests a queue run dispatched, in mq-deadline's order, and when it was done. */
   record Dispatched(List<Request> rqs, long atPs) {}
 
-  MqDeadlinePath(HwCtx hctx, Charger charger, long lineTransferPs) {
+  MqDeadlinePath(HwCtx hctx, Charger charger, long lineTransferPs, boolean endsInQueueRq) {
     this.hctx = hctx;
+    this.endsInQueueRq = endsInQueueRq;
     this.dd = hctx.elevator();
     this.charger = charger;
     this.lockLine = new CostStep(Contention.LINE_DD_LOCK, lineTransferPs);
@@ -90,7 +97,11 @@ final class MqDeadlinePath {
       }
       hold += charge(call, KernelFn.ELV_RB_ADD, levels);
       long fixed = charge(call, KernelFn.DD_INSERT_REQUESTS, 1);
-      t = dispatch(call, t + locked(call, t, hold) + hold + fixed, out);
+      t += locked(call, t, hold) + hold + fixed;
+      if (!paused(call.cpu())) {
+        // a run paused on an earlier list goes on over this one too when it resumes
+        t = dispatch(call, t, out);
+      }
     }
     return new Dispatched(out, t);
   }
@@ -98,8 +109,12 @@ final class MqDeadlinePath {
   /**
    * {@code __blk_mq_sched_dispatch_requests}: the requests waiting on {@code hctx->dispatch} first,
    * then, if none is left waiting, mq-deadline's until it is empty. A request that finds no driver
-   * tag goes to {@code hctx->dispatch} and marks the queue for restart ({@code
-   * blk_mq_mark_tag_wait} with unshared tags); the run stops.
+   * tag stops the run. Where null_blk ends requests in queue_rq and the run already has some,
+   * {@code blk_mq_dispatch_rq_list} gives those to the driver first, and their ends free the tags
+   * that the request's second try takes ({@code blk_mq_prep_dispatch_rq}): the run pauses here and
+   * {@link #resume}s when the driver has taken them. Otherwise the request goes to {@code
+   * hctx->dispatch} and marks the queue for restart ({@code blk_mq_mark_tag_wait} with unshared
+   * tags).
    */
   private long dispatch(Call call, long t, List<Request> out) {
     while (!waiting.isEmpty()) {
@@ -107,7 +122,11 @@ final class MqDeadlinePath {
       HwCtx.DriverTag got = hctx.getDriverTag(rq, call.cpu());
       t += driverTag(call, got);
       if (!got.got()) {
-        restart = true;
+        if (endsInQueueRq && !out.isEmpty()) {
+          pausedAt.put(call.cpu(), null);
+        } else {
+          restart = true;
+        }
         return t;
       }
       out.add(waiting.pollFirst());
@@ -118,14 +137,46 @@ final class MqDeadlinePath {
       HwCtx.DriverTag got = hctx.getDriverTag(rq, call.cpu());
       t += driverTag(call, got);
       if (!got.got()) {
-        waiting.addLast(rq);
-        waited++;
-        restart = true;
+        if (endsInQueueRq && !out.isEmpty()) {
+          pausedAt.put(call.cpu(), rq);
+        } else {
+          toWait(rq);
+        }
         return t;
       }
       out.add(rq);
     }
     return t;
+  }
+
+  private void toWait(Request rq) {
+    waiting.addLast(rq);
+    waited++;
+    restart = true;
+  }
+
+  /** Whether {@code cpu}'s run paused for the driver to take what it dispatched. */
+  boolean paused(int cpu) {
+    return pausedAt.containsKey(cpu);
+  }
+
+  /**
+   * The paused run goes on, the driver having ended its requests: the request that found no tag
+   * tries again (waiting on {@code hctx->dispatch} if it still finds none), then the run.
+   */
+  Dispatched resume(Call call, long t) {
+    Request rq = pausedAt.remove(call.cpu());
+    List<Request> out = new ArrayList<>();
+    if (rq != null) {
+      HwCtx.DriverTag got = hctx.getDriverTag(rq, call.cpu());
+      t += driverTag(call, got);
+      if (!got.got()) {
+        toWait(rq);
+        return new Dispatched(out, t);
+      }
+      out.add(rq);
+    }
+    return new Dispatched(out, dispatch(call, t, out));
   }
 
   private long driverTag(Call call, HwCtx.DriverTag got) {
@@ -163,9 +214,9 @@ final class MqDeadlinePath {
         runs);
   }
 
-  /** Requests waiting on hctx->dispatch now. */
+  /** Requests waiting on hctx->dispatch now, or paused in a run. */
   int waiting() {
-    return waiting.size();
+    return waiting.size() + pausedAt.size();
   }
 
   /** Takes {@code dd->lock} at {@code t} for {@code holdPs}: the spin and the line, charged. */

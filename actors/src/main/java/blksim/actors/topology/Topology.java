@@ -119,7 +119,10 @@ public final class Topology {
             s.kernel().has(Patch.PLUG_BATCH_ALLOC),
             s.kernel().has(Patch.NULL_POLL_BATCH),
             s.kernel().iostats(),
-            s.kernel().nomerges());
+            s.kernel().nomerges(),
+            s.nullBlk().irqmode() != NullBlkSettings.IrqMode.TIMER
+                && !s.nullBlk().timeout().enabled()
+                && !s.nullBlk().requeue().enabled());
     Map<String, Disk> disks = new TreeMap<>();
     Elevator elevator = Elevator.of(s);
     boolean mqDeadline = elevator.mqDeadline();

@@ -160,6 +160,19 @@ class SchedulerTest {
   }
 
   @Test
+  void oneThreadsRunShouldTakeTheTagsItsOwnEndsFreeNotWait() {
+    // 32 requests a run on 4 driver tags, ended in queue_rq: blk_mq_dispatch_rq_list hands the
+    // first 4 to the driver, whose ends free the tags the fifth's second try takes, and so on
+    RunResult r = run("null-blk.hw-queue-depth = 4", "null-blk.irqmode = 0");
+    RunResult.Hctx h = r.hctxs().get(0);
+    assertEquals(0, h.sched().waited(), "no request waits on hctx->dispatch");
+    assertEquals(0, h.sched().restarts());
+    assertTrue(
+        calls(r, "blk_mq_get_driver_tag") > calls(r, "dd_dispatch_request"),
+        "the fifth request of a run tries twice");
+  }
+
+  @Test
   void nrRequestsShouldSetTheTagsRequestsComeFrom() {
     RunResult grown = run("queue.nr-requests = 256");
     assertEquals(256, grown.hctxs().get(0).nrTags(), "sched tags grow to 256");
