@@ -37,7 +37,7 @@ final class AioSupport {
     if (!u.aio() || u.syncIo()) {
       return;
     }
-    int tags = ModelSupport.allocTags(s);
+    int tags = TagBudget.allocTags(s);
     // a timer (irqmode=2) keeps each tag until it fires: all the thread has in flight
     boolean timer = s.nullBlk().irqmode() == NullBlkSettings.IrqMode.TIMER;
     int held = timer ? u.depth() : Math.min(u.depth(), Math.max(1, u.batchSubmit()));

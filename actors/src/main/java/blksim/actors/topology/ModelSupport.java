@@ -156,10 +156,10 @@ final class ModelSupport {
    */
   static List<Integer> workerCpus(BlksimSettings s, Placement plan, List<CpuConfig> cfgs) {
     IoUringSettings u = s.ioUring();
-    int tags = allocTags(s);
+    int tags = TagBudget.allocTags(s);
     Map<String, Integer> load = new TreeMap<>();
     Set<String> underDm = new TreeSet<>();
-    int held = tagsHeld(s, u, plan.nullBlk());
+    int held = TagBudget.heldByThread(s, u, plan.nullBlk());
     for (int t = 0; t < cfgs.size(); t++) {
       CpuConfig cfg = cfgs.get(t);
       Map<String, Integer> used = new TreeMap<>();
@@ -243,37 +243,6 @@ final class ModelSupport {
               + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
     }
     return free;
-  }
-
-  /** The tags a request is allocated with: q->nr_requests, under mq-deadline the sched tags. */
-  static int allocTags(BlksimSettings s) {
-    return blksim.config.Elevator.of(s).tags(s).nrTags();
-  }
-
-  /**
-   * How many tags one thread's I/Os hold on a raw null_blk queue at most. A polled request holds
-   * its tag until a poll finds it (on a poll queue: without one, the bio is no longer polled), and
-   * one with a timer (irqmode=2) or a fault injected until the timer or the fault ends: as many as
-   * the thread has in flight. With irqmode 0 or 1 and no fault, null_blk ends each request in its
-   * queue_rq ({@code end_cmd}, or {@code blk_mq_complete_request} run on the spot), so the tags of
-   * a plug are free again when the plug has been flushed: at most one submission's batch ({@code
-   * -s}) is held at once.
-   */
-  private static int tagsHeld(BlksimSettings s, IoUringSettings u, NullBlkSettings n) {
-    // under mq-deadline a request that waits on hctx->dispatch for a driver tag keeps its sched
-    // tag until a restart dispatches it: with the threads' batches over the driver tags, as many
-    // as a thread has in flight
-    boolean dispatchWaits =
-        blksim.config.Elevator.of(s).mqDeadline()
-            && (long) u.threads() * Math.min(u.depth(), Math.max(1, u.batchSubmit()))
-                > n.hwQueueDepth();
-    boolean endsInQueueRq =
-        (!u.polled() || n.pollQueues() == 0)
-            && n.irqmode() != NullBlkSettings.IrqMode.TIMER
-            && !n.timeout().enabled()
-            && !n.requeue().enabled()
-            && !dispatchWaits;
-    return endsInQueueRq ? Math.min(u.depth(), u.batchSubmit()) : u.depth();
   }
 
   /** A null_blk without poll queues, as the user gave it: 5.15's, or poll_queues=0. */

@@ -58,7 +58,7 @@ final class SyncSupport {
     if (!s.ioUring().syncIo()) {
       return;
     }
-    int tags = ModelSupport.allocTags(s);
+    int tags = TagBudget.allocTags(s);
     Map<String, Integer> threads = new TreeMap<>();
     for (int t = 0; t < cfgs.size(); t++) {
       CpuConfig cfg = cfgs.get(t);
