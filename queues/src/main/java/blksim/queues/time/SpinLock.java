@@ -91,9 +91,9 @@ public final class SpinLock {
       return record(cpu, atPs, start, transfer, holdPs);
     }
     while (true) {
-      Map.Entry<Long, long[]> before = holds.floorEntry(start);
-      if (before != null && before.getValue()[0] > start && before.getValue()[1] != cpu) {
-        start = before.getValue()[0];
+      long heldUntil = heldBeforeUntil(start, cpu);
+      if (heldUntil > start) {
+        start = heldUntil;
         continue;
       }
       int prev = previousHolder(start);
@@ -130,6 +130,25 @@ public final class SpinLock {
   private long latestRelease = Long.MIN_VALUE;
 
   private int latestStartCpu = -1;
+
+  /**
+   * Until when another CPU than {@code cpu} holds the lock at {@code t}, by a hold that starts at
+   * or before it, or {@code Long.MIN_VALUE}. Holds of different CPUs never overlap, but one CPU's
+   * own may (it let go first in program order): the holds of the CPU that starts last before {@code
+   * t} are looked at back to the first of that CPU's run, any of which may reach past {@code t}.
+   */
+  private long heldBeforeUntil(long t, int cpu) {
+    Map.Entry<Long, long[]> e = holds.floorEntry(t);
+    if (e == null || e.getValue()[1] == cpu) {
+      return Long.MIN_VALUE;
+    }
+    long holder = e.getValue()[1];
+    long until = Long.MIN_VALUE;
+    for (; e != null && e.getValue()[1] == holder; e = holds.lowerEntry(e.getKey())) {
+      until = Math.max(until, e.getValue()[0]);
+    }
+    return until;
+  }
 
   /**
    * The CPU that held the lock last before {@code t}: the hold that starts last at or before it

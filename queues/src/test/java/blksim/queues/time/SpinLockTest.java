@@ -51,4 +51,13 @@ class SpinLockTest {
     assertEquals(3_500 - 2_100, c.waitPs(), "2 000-2 500 is held, 2 500-3 000 too short");
     assertEquals(2, lock.contended());
   }
+
+  @Test
+  void aHoldInsideItsOwnCpusEarlierHoldShouldNotHideThatOne() {
+    SpinLock lock = SpinLock.interleaving("dd->lock");
+    lock.acquire(0, 10, 40, 0); // CPU 0 holds 10-50
+    lock.acquire(0, 20, 10, 0); // and again at 20, in program order after letting go
+    SpinLock.Acquired b = lock.acquire(1, 35, 5, 0);
+    assertEquals(50 - 35, b.waitPs(), "CPU 1 waits for the end of CPU 0's first hold");
+  }
 }
