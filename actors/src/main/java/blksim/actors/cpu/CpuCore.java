@@ -203,6 +203,9 @@ final class CpuCore {
    * kblockd restart on its CPU had dispatched).
    */
   List<Cpu.Completion> forwardForeign(Cpu.CompletedElsewhere m, Outbox out) {
+    if (m.completions().stream().allMatch(done -> done.req().owner() == index)) {
+      return m.completions();
+    }
     Map<Integer, List<Cpu.Completion>> foreign = new TreeMap<>();
     List<Cpu.Completion> mine = new ArrayList<>(m.completions().size());
     for (Cpu.Completion done : m.completions()) {
@@ -214,7 +217,7 @@ final class CpuCore {
     }
     foreign.forEach(
         (cpu, list) -> out.send(peers.get(cpu), new Cpu.CompletedElsewhere(m.atPs(), list)));
-    return foreign.isEmpty() ? m.completions() : mine.isEmpty() ? null : mine;
+    return mine.isEmpty() ? null : mine;
   }
 
   /**
@@ -229,20 +232,18 @@ final class CpuCore {
       long t,
       java.util.function.Consumer<IoKiocb> done,
       Outbox out) {
-    Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
+    Elsewhere elsewhere = new Elsewhere();
     for (blksim.queues.bio.Bio bio : ended) {
       IoKiocb req = (IoKiocb) bio.owner();
       if (foreign(bio)) {
-        elsewhere
-            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
-            .add(new Cpu.Completion(req, res(bio)));
+        elsewhere.add(req, res(bio));
         t += charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
       } else {
         t += charge(CpuTime.SUBMIT, endIo(req, res(bio)), 1);
         done.accept(req);
       }
     }
-    return sendElsewhere(elsewhere, t, CpuTime.SUBMIT, out);
+    return elsewhere.send(this, t, CpuTime.SUBMIT, out);
   }
 
   /**

@@ -74,13 +74,10 @@ final class IrqPath {
     groups.ended();
     long t = m.atPs();
     List<Bio> put = new ArrayList<>();
-    java.util.Map<Integer, List<Cpu.Completion>> elsewhere = new java.util.TreeMap<>();
+    Elsewhere elsewhere = new Elsewhere();
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
-        IoKiocb req = (IoKiocb) bio.owner();
-        elsewhere
-            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
-            .add(new Cpu.Completion(req, CpuCore.res(bio)));
+        elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
         t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_END_PATH, 1);
       } else {
         t += c.charge(CpuTime.IRQ, c.endInIrq(bio), 1);
@@ -92,7 +89,7 @@ final class IrqPath {
         put.add(bio);
       }
     }
-    t = c.sendElsewhere(elsewhere, t, CpuTime.IRQ, out);
+    t = elsewhere.send(c, t, CpuTime.IRQ, out);
     if (thread.loop().wakeIfSleeping()) {
       t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
     }

@@ -1,0 +1,34 @@
+package blksim.actors.cpu;
+
+import blksim.actors.engine.Outbox;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.uring.IoKiocb;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Other rings' requests that ended here, gathered by their ring's CPU and sent on together; the map
+ * exists only once one has come, so that the common case (none) allocates nothing.
+ */
+final class Elsewhere {
+  private Map<Integer, List<Cpu.Completion>> byCpu;
+
+  /** {@code req}, another ring's, ended with {@code res}. */
+  void add(IoKiocb req, int res) {
+    if (byCpu == null) {
+      byCpu = new TreeMap<>();
+    }
+    byCpu.computeIfAbsent(req.owner(), k -> new ArrayList<>()).add(new Cpu.Completion(req, res));
+  }
+
+  /**
+   * Each ring's CPU hears of its requests ({@link CpuCore#sendElsewhere}).
+   *
+   * @return when this CPU is done with it
+   */
+  long send(CpuCore c, long t, CpuTime what, Outbox out) {
+    return byCpu == null ? t : c.sendElsewhere(byCpu, t, what, out);
+  }
+}
