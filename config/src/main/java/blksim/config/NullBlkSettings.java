@@ -125,4 +125,23 @@ public record NullBlkSettings(
   public int nrHwQueues() {
     return submitQueues + pollQueues;
   }
+
+  /**
+   * Whether a request ends in BLOCK_SOFTIRQ, after its queue_rq: irqmode=1 on a tag set of one
+   * hardware queue ({@code blk_mq_complete_request_remote}).
+   */
+  public boolean completesInSoftirq() {
+    return irqmode == IrqMode.SOFTIRQ && nrHwQueues() == 1;
+  }
+
+  /**
+   * Whether null_blk ends each request in its queue_rq: irqmode 0, or 1 on several hardware queues,
+   * with no fault injected.
+   */
+  public boolean endsInQueueRq() {
+    return irqmode != IrqMode.TIMER
+        && !completesInSoftirq()
+        && !timeout.enabled()
+        && !requeue.enabled();
+  }
 }

@@ -111,7 +111,11 @@ class CommandTest {
         one.out().contains("mq-deadline (one hardware queue: elevator_get_default)"), one.out());
     assertTrue(
         one.out().contains("through mq-deadline, each with one of 64 driver tags"), one.out());
-    assertTrue(one.out().contains("ends requests in BLOCK_SOFTIRQ: modelled inline"), one.out());
+    assertTrue(
+        one.out()
+            .contains(
+                "ends requests in BLOCK_SOFTIRQ, which ksoftirqd runs where the thread next schedules"),
+        one.out());
     // three threads' batches of 32 at once on 64 driver tags, ended in queue_rq: the frees
     // restart the queue on kblockd of the freeing CPU
     Blksim inline =

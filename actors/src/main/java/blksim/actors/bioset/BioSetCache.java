@@ -118,7 +118,7 @@ public final class BioSetCache extends AbstractComponent<BioSetCache.Command> {
         bioSet.leak(bio);
         continue;
       }
-      BioSet.Put put = bioSet.put(m.cpu(), bio, m.what() == CpuTime.IRQ);
+      BioSet.Put put = bioSet.put(m.cpu(), bio, m.what().inInterrupt());
       t += slabSlowPath(put.slowPath(), m.cpu(), m.what(), t);
       t += charge(m.cpu(), m.what(), PUT_FN.get(put.path()));
       if (put.pruned() > 0) {

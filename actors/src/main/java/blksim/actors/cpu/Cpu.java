@@ -15,8 +15,6 @@ import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -49,6 +47,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           ReadCounters,
           Finish,
           Resume,
+          Resched,
           FromDevice,
           CompletedElsewhere,
           WantsUringLock,
@@ -139,6 +138,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** io_uring_enter returns to user space. */
   record Resume(long atPs) implements Command {} // its time is the syscall's end
 
+  /** The thread reaches {@code io_iopoll_check}'s {@code mutex_lock}: a might_sleep. */
+  record Resched(long atPs) implements Command {}
+
   /** An interrupt a device raised on this CPU, through this CPU's adapter. */
   public record FromDevice(NullBlkDevice.Interrupt irq) implements Command {
     @Override
@@ -175,12 +177,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   private final SubmitterPath thread;
   private final ThreadLoop run;
-  private final IrqPath irq;
-  private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
-  private SimMessage stashed;
-  private boolean inIrq;
-
-  private final PendingTicks pendingTicks = new PendingTicks();
+  private final CpuSchedule schedule;
 
   /**
    * @param index the CPU's number
@@ -194,106 +191,33 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         cfg.syncIo()
             ? new SyncReadPath(core, thread)
             : cfg.aio() ? new AioPath(core, thread) : thread;
-    this.irq = new IrqPath(core, thread);
+    this.schedule = new CpuSchedule(core, thread, run, new IrqPath(core, thread));
   }
 
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
-        .on(Start.class, (m, out) -> run.pass(m.atPs(), out))
-        .on(FromBioSet.class, this::onBioSetReply)
-        .on(FromBlock.class, this::onBlockReply)
-        .on(Resume.class, this::onThreadReply)
-        .on(FromDevice.class, this::onInterrupt)
-        .on(Tick.class, this::onTick)
+        .on(Start.class, this::onStart)
+        .on(FromBioSet.class, (m, out) -> schedule.onBioSetReply(m.reply(), out))
+        .on(FromBlock.class, (m, out) -> schedule.onBlockReply(m.reply(), out))
+        .on(Resume.class, schedule::onThreadReply)
+        .on(Resched.class, schedule::onThreadReply)
+        .on(FromDevice.class, (m, out) -> schedule.onInterrupt(m.irq(), out))
+        .on(Tick.class, schedule::onTick)
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
-        .on(WantsUringLock.class, (m, out) -> thread.onWantsUringLock(m, out))
+        .on(WantsUringLock.class, this::onWantsUringLock)
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> core.sub.finish())
         .build();
   }
 
-  private void onBioSetReply(FromBioSet m, Outbox out) {
-    if (m.reply() instanceof BioSetCache.Put put && inIrq) {
-      irqReturned(irq.onBiosPut(put.atPs(), out), out);
-    } else {
-      onThreadReply(m.reply(), out);
-    }
+  private void onStart(Start m, Outbox out) {
+    schedule.pass(m.atPs(), out);
   }
 
-  private void onBlockReply(FromBlock m, Outbox out) {
-    if (m.reply() instanceof BlockDevice.IrqEnded ended) {
-      irqReturned(irq.onIrqEnded(ended, out), out);
-    } else {
-      onThreadReply(m.reply(), out);
-    }
-  }
-
-  /** A step boundary of the thread: pending interrupts run first. */
-  private void onThreadReply(SimMessage m, Outbox out) {
-    if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
-      stashed = m;
-      inIrq = true;
-      irqReturned(irq.start(m.atPs(), drainPending(), pendingTicks.drain(), out), out);
-      return;
-    }
-    run.handle(m, out);
-  }
-
-  /**
-   * The tick's timer: it interrupts the thread's work at its next step boundary. A CPU whose thread
-   * sleeps is idle and does not tick (CONFIG_NO_HZ_IDLE); one whose thread has ended stops.
-   */
-  private void onTick(Tick m, Outbox out) {
-    if (thread.exiting()) {
-      return;
-    }
-    boolean busy = thread.inFlight();
-    boolean balance = busy && m.balanceEveryPs() > 0 && m.atPs() >= m.balanceAtPs();
-    boolean vmstat = busy && m.vmstatEveryPs() > 0 && m.atPs() >= m.vmstatAtPs();
-    if (m.atPs() + m.periodPs() < m.untilPs()) {
-      out.send(core.self, m.next(balance, vmstat));
-    }
-    if (busy) {
-      pendingTicks.add(balance, vmstat);
-    }
-  }
-
-  private void onInterrupt(FromDevice d, Outbox out) {
-    NullBlkDevice.TimerFired m = (NullBlkDevice.TimerFired) d.irq();
-    pendingIrqs.add(m);
-    if (!inIrq && !thread.inFlight() && stashed == null) {
-      inIrq = true;
-      irqReturned(
-          irq.start(
-              Math.max(m.atPs(), thread.freeAtPs()), drainPending(), pendingTicks.drain(), out),
-          out);
-    }
-  }
-
-  /** The interrupt path returned {@code endPs}, or -1 while a call of it is out. */
-  private void irqReturned(long endPs, Outbox out) {
-    if (endPs < 0) {
-      return;
-    }
-    if (!pendingIrqs.isEmpty()) {
-      irqReturned(irq.more(endPs, drainPending(), out), out);
-      return;
-    }
-    inIrq = false;
-    if (thread.loop().woken()) {
-      run.wake(endPs, out);
-    } else if (stashed != null) {
-      SimMessage m = StashedReply.at(stashed, endPs);
-      stashed = null;
-      run.handle(m, out);
-    }
-  }
-
-  private List<NullBlkDevice.TimerFired> drainPending() {
-    List<NullBlkDevice.TimerFired> all = new ArrayList<>(pendingIrqs);
-    pendingIrqs.clear();
-    return all;
+  private void onWantsUringLock(WantsUringLock m, Outbox out) {
+    thread.onWantsUringLock(m, out);
+    schedule.idleSoftirq(m.atPs(), out);
   }
 
   private void onCompletedElsewhere(CompletedElsewhere m, Outbox out) {
@@ -311,8 +235,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         core.ring.dropTaskWorkAtExit();
         return;
       }
-      if (thread.loop().wakeIfSleeping() && !inIrq) {
-        run.wake(Math.max(m.atPs(), thread.freeAtPs()), out);
+      if (thread.loop().wakeIfSleeping()) {
+        schedule.wake(m.atPs(), out);
       }
       return;
     }
@@ -369,9 +293,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     books.check(
         thread.done(),
         name() + ": the submitter thread never ended, or left requests in the kernel");
-    books.check(
-        pendingIrqs.isEmpty() && pendingTicks.isEmpty() && !inIrq,
-        name() + ": an interrupt was left unhandled");
+    books.check(schedule.idle(), name() + ": an interrupt was left unhandled");
     run.audit(books, name());
   }
 

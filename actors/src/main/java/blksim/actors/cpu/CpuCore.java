@@ -34,6 +34,10 @@ final class CpuCore {
   final PathCosts costs;
   final Charger charger;
   final Histogram latencyNs = new Histogram(3);
+
+  /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
+  final Ksoftirqd ksoftirqd = new Ksoftirqd();
+
   final Map<Integer, SimRef<Cpu.Command>> peers;
 
   /** The thread's libaio context ({@code -a1}), or null. */
@@ -102,6 +106,30 @@ final class CpuCore {
     }
     long ps = charger.charge(index, CpuTime.SUBMIT, costs.tctxTaskWorkPerRun(), 1);
     return ps + charge(CpuTime.SUBMIT, CpuPaths.TASK_WORK_PATH, ring.runTaskWork());
+  }
+
+  /**
+   * The thread ended at {@code t}. Completions an interrupt queued as task_work while it was in
+   * user space: nobody enters the ring again to run them, so the teardown takes them (later ones go
+   * there too). An error it ended on goes to t/io_uring's main thread.
+   */
+  void threadExited(long t, Outbox out) {
+    ring.dropTaskWorkAtExit();
+    if (!sub.fatal().isEmpty()) {
+      out.send(main, new Cpu.ThreadExited(t, cfg.submitter(), sub.fatal()));
+    }
+  }
+
+  /** io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue. */
+  long failWithoutDirect(List<IoKiocb> reqs) {
+    reqs.forEach(req -> ring.failRequest(req, -Submitter.EOPNOTSUPP));
+    return charge(CpuTime.SUBMIT, CpuPaths.FAILED_SUBMIT_PATH, reqs.size());
+  }
+
+  /** Nops, each completed at issue: the time they took. */
+  long nops(List<IoKiocb> reqs) {
+    reqs.forEach(req -> ring.completeInline(req, 0));
+    return charge(CpuTime.SUBMIT, CpuPaths.NOP_PATH, reqs.size());
   }
 
   /** A call into a block device on this CPU's behalf; its interrupts come back here. */

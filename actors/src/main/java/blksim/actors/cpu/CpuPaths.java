@@ -134,4 +134,13 @@ final class CpuPaths {
 
   /** The vmstat kworker, woken by its timer in the tick, preempting the thread at irq_exit. */
   static final KernelFn[] VMSTAT_PATH = {KernelFn.VMSTAT_UPDATE};
+
+  /**
+   * The raiser's part of a BLOCK_SOFTIRQ run, once per ksoftirqd wake: the first request on the
+   * empty list raised the softirq from task context, which woke ksoftirqd.
+   */
+  static final KernelFn[] WAKE_KSOFTIRQD_PATH = {KernelFn.RAISE_SOFTIRQ, KernelFn.TRY_TO_WAKE_UP};
+
+  /** ksoftirqd's pass over the pending softirqs, and BLOCK_SOFTIRQ's taking of the CPU's list. */
+  static final KernelFn[] BLOCK_SOFTIRQ_PATH = {KernelFn.RUN_KSOFTIRQD, KernelFn.BLK_DONE_SOFTIRQ};
 }

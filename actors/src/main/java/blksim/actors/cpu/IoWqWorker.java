@@ -76,7 +76,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final SimRef<Command> self;
   private final SimRef<NullBlkDevice.Interrupt> interrupts;
   private final WorkerIrq irq;
-  private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
+  private final ArrayDeque<NullBlkDevice.Interrupt> pendingIrqs = new ArrayDeque<>();
   private boolean inIrq;
   private boolean callOut;
   private boolean asleep;
@@ -178,7 +178,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       stashed = go;
       if (!inIrq) {
         inIrq = true;
-        irqReturned(irq.start(at, drainPending(), out), out);
+        irqReturned(irq.start(at, drainPending(), true, out), out);
       }
       return;
     }
@@ -186,7 +186,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   }
 
   private void onInterrupt(FromDevice d, Outbox out) {
-    pendingIrqs.add((NullBlkDevice.TimerFired) d.irq());
+    pendingIrqs.add(d.irq());
     if (!callOut || asleep) {
       startPendingIrq(Math.max(d.atPs(), freeAtPs), out);
     }
@@ -198,7 +198,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     }
     long at = Math.max(t, pendingIrqs.peekFirst().atPs());
     inIrq = true;
-    irqReturned(irq.start(at, drainPending(), out), out);
+    irqReturned(irq.start(at, drainPending(), false, out), out);
   }
 
   /** The interrupt path returned {@code endPs}, or -1 while a call of it is out. */
@@ -219,8 +219,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     }
   }
 
-  private List<NullBlkDevice.TimerFired> drainPending() {
-    List<NullBlkDevice.TimerFired> all = new ArrayList<>(pendingIrqs);
+  private List<NullBlkDevice.Interrupt> drainPending() {
+    List<NullBlkDevice.Interrupt> all = new ArrayList<>(pendingIrqs);
     pendingIrqs.clear();
     return all;
   }

@@ -27,6 +27,9 @@ final class IrqPath {
   private final SubmitterPath thread;
   private final TimerGroups groups = new TimerGroups();
 
+  /** The context the running interrupt's work is in: a hard interrupt, or ksoftirqd. */
+  private CpuTime what = CpuTime.IRQ;
+
   IrqPath(CpuCore c, SubmitterPath thread) {
     this.c = c;
     this.thread = thread;
@@ -39,6 +42,7 @@ final class IrqPath {
    * timers.
    */
   long start(long t, List<NullBlkDevice.TimerFired> fired, PendingTicks.Drained ticks, Outbox out) {
+    what = CpuTime.IRQ;
     t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
     if (ticks.ticks() > 0) {
       t += c.charge(CpuTime.IRQ, CpuPaths.TICK_PATH, ticks.ticks());
@@ -58,8 +62,51 @@ final class IrqPath {
     return next(t, out);
   }
 
+  /**
+   * ksoftirqd runs BLOCK_SOFTIRQ at {@code t}, a scheduling point of the thread: the raiser's wake
+   * of it, the switch to it when it preempts the thread (a thread that goes to sleep has paid for
+   * that switch), its pass and {@code blk_done_softirq}, then the requests of each queue raised.
+   */
+  long startSoftirq(
+      long t, List<NullBlkDevice.SoftirqRaised> raised, boolean preempts, Outbox out) {
+    what = CpuTime.KSOFTIRQD;
+    softirqRuns++;
+    t += c.charge(CpuTime.SUBMIT, CpuPaths.WAKE_KSOFTIRQD_PATH, 1);
+    if (preempts) {
+      t += c.charge(CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 1);
+    }
+    return moreSoftirq(t, raised, out);
+  }
+
+  /**
+   * More requests raised while BLOCK_SOFTIRQ ran (by a kblockd run its frees restarted): {@code
+   * __do_softirq} finds the softirq pending again and runs it once more.
+   */
+  long moreSoftirq(long t, List<NullBlkDevice.SoftirqRaised> raised, Outbox out) {
+    t += c.charge(CpuTime.KSOFTIRQD, CpuPaths.BLOCK_SOFTIRQ_PATH, 1);
+    groups.add(raised);
+    return next(t, out);
+  }
+
+  /** ksoftirqd, done, switches back to the thread it preempted. */
+  long softirqSwitchBack(long t) {
+    return t + c.charge(CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 1);
+  }
+
+  /** Whether the running interrupt is ksoftirqd's. */
+  boolean inSoftirq() {
+    return what == CpuTime.KSOFTIRQD;
+  }
+
+  /** The times ksoftirqd was woken to run BLOCK_SOFTIRQ. */
+  long softirqRuns() {
+    return softirqRuns;
+  }
+
+  private long softirqRuns;
+
   private long next(long t, Outbox out) {
-    return groups.sendNext(t, c.call(CpuTime.IRQ).exec(), out) ? -1 : t;
+    return groups.sendNext(t, c.call(what).exec(), out) ? -1 : t;
   }
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
@@ -67,8 +114,7 @@ final class IrqPath {
     if (!m.ended().isEmpty() && m.ended().get(0).owner() instanceof DmIo io) {
       // bio_endio of a DM clone runs clone_endio, in this interrupt: the device's, then back here.
       out.send(
-          c.dms.get(io.md().name()),
-          new DmDevice.EndClones(m.atPs(), c.call(CpuTime.IRQ), m.ended()));
+          c.dms.get(io.md().name()), new DmDevice.EndClones(m.atPs(), c.call(what), m.ended()));
       return -1;
     }
     groups.ended();
@@ -78,9 +124,9 @@ final class IrqPath {
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
-        t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_END_PATH, 1);
+        t += c.charge(what, CpuPaths.IRQ_END_PATH, 1);
       } else {
-        t += c.charge(CpuTime.IRQ, c.endInIrq(bio), 1);
+        t += c.charge(what, c.endInIrq(bio), 1);
         if (bio.owner() instanceof IoKiocb req) {
           thread.workerCompleted(req);
         }
@@ -89,15 +135,15 @@ final class IrqPath {
         put.add(bio);
       }
     }
-    t = elsewhere.send(c, t, CpuTime.IRQ, out);
+    t = elsewhere.send(c, t, what, out);
     if (thread.loop().wakeIfSleeping()) {
-      t += c.charge(CpuTime.IRQ, KernelFn.TRY_TO_WAKE_UP, 1);
+      t += c.charge(what, KernelFn.TRY_TO_WAKE_UP, 1);
     }
     if (put.isEmpty()) {
       // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
       return onBiosPut(t, out);
     }
-    out.send(c.bioset, new BioSetCache.PutBios(t, c.index, CpuTime.IRQ, put, c.biosetReplies));
+    out.send(c.bioset, new BioSetCache.PutBios(t, c.index, what, put, c.biosetReplies));
     return -1;
   }
 

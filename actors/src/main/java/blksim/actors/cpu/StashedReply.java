@@ -25,6 +25,9 @@ final class StashedReply {
     if (m instanceof Cpu.Resume) {
       return new Cpu.Resume(t);
     }
+    if (m instanceof Cpu.Resched) {
+      return new Cpu.Resched(t);
+    }
     throw new IllegalStateException("not a reply to the thread: " + m);
   }
 }

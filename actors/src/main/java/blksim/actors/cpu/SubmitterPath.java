@@ -60,6 +60,9 @@ final class SubmitterPath implements ThreadLoop {
     } else if (m instanceof Cpu.Resume r) {
       loop.answered(Phase.RETURN);
       onResume(r.atPs(), out);
+    } else if (m instanceof Cpu.Resched r) {
+      loop.answered(Phase.RESCHED);
+      poll(loop.exiting() ? r.atPs() : iowq.relock(r.atPs(), out), out);
     } else {
       throw new IllegalStateException("not a reply to the thread: " + m);
     }
@@ -97,11 +100,7 @@ final class SubmitterPath implements ThreadLoop {
     }
     int n = submitting.size();
     if (n > 0 && c.cfg.iopoll() && !c.cfg.oDirect()) {
-      // io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue.
-      t += c.charge(CpuTime.SUBMIT, CpuPaths.FAILED_SUBMIT_PATH, n);
-      for (IoKiocb req : submitting) {
-        c.ring.failRequest(req, -Submitter.EOPNOTSUPP);
-      }
+      t += c.failWithoutDirect(submitting);
       loop.submitted(n);
       submitting.clear();
       n = 0;
@@ -128,8 +127,7 @@ final class SubmitterPath implements ThreadLoop {
 
   /** io_submit_sqes of nops: each completes at issue; io_submit_state_end's flush posts CQEs. */
   private void nops(long t, Outbox out) {
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.NOP_PATH, submitting.size());
-    submitting.forEach(req -> c.ring.completeInline(req, 0));
+    t += c.nops(submitting);
     loop.submitted(submitting.size());
     submitting.clear();
     afterSubmit(t, out);
@@ -209,7 +207,7 @@ final class SubmitterPath implements ThreadLoop {
    */
   private void afterSubmit(long t, Outbox out) {
     switch (loop.afterSubmit(c.cfg.iopoll(), c.ring)) {
-      case IOPOLL_CHECK -> poll(iowq.relock(t, out), out);
+      case IOPOLL_CHECK -> iopollCheck(t, out);
       case RETURN -> leave(t, out);
       case CQRING_WAIT -> cqringWait(t, out);
     }
@@ -287,7 +285,7 @@ final class SubmitterPath implements ThreadLoop {
         freeAtPs = t;
         loop.teardownIdle();
       } else {
-        poll(t, out);
+        iopollCheck(t, out); // io_iopoll_try_reap_events's cond_resched lets local work run
       }
       return;
     }
@@ -295,10 +293,19 @@ final class SubmitterPath implements ThreadLoop {
     int nr = flushed.posted();
     t += c.charge(CpuTime.POLL, KernelFn.IO_IOPOLL_COMPLETE, nr);
     t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, flushed.elsewhere());
-    if (loop.pollAgain(nr, c.ring)) {
+    if (loop.pollAgain(nr, c.ring) && !c.ksoftirqd.pending()) {
       poll(t, out);
-    } else {
+    } else { // enough events, or need_resched: ksoftirqd preempts as the syscall returns
       leave(t, out);
+    }
+  }
+
+  /** io_iopoll_check's mutex_lock: where ksoftirqd was woken (TIF_NEED_RESCHED), it runs first. */
+  private void iopollCheck(long t, Outbox out) {
+    if (c.ksoftirqd.pending()) {
+      send(Phase.RESCHED, c.self, new Cpu.Resched(t), out);
+    } else {
+      poll(loop.exiting() ? t : iowq.relock(t, out), out);
     }
   }
 
@@ -309,6 +316,8 @@ final class SubmitterPath implements ThreadLoop {
 
   /** Back in user space: reap, then t/io_uring's rules. */
   private void onResume(long t, Outbox out) {
+    // exit_to_user_mode_loop: the task_work a completion queued (TWA_SIGNAL) runs before user space
+    t += c.runTaskWork();
     int thisReap =
         c.sub.reap(
             t,
@@ -331,12 +340,7 @@ final class SubmitterPath implements ThreadLoop {
     loop.exit();
     exitedAtPs = t;
     freeAtPs = t;
-    // Completions an interrupt queued as task_work while the thread was in user space: nobody
-    // enters the ring again to run them, so the teardown takes them (later ones go there too).
-    c.ring.dropTaskWorkAtExit();
-    if (!c.sub.fatal().isEmpty()) {
-      out.send(c.main, new Cpu.ThreadExited(t, c.cfg.submitter(), c.sub.fatal()));
-    }
+    c.threadExited(t, out);
     if (!c.ring.iopollListEmpty()) {
       poll(t, out);
     }

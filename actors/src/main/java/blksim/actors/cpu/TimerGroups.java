@@ -11,41 +11,48 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The expired null_blk timers an interrupt runs, grouped by hardware queue: the timers of one queue
- * end together ({@code __hrtimer_run_queues} runs them one after another, each {@code end_cmd} on
- * its queue), one group after another.
+ * The requests an interrupt ends, grouped by hardware queue: the expired null_blk timers of one
+ * queue end together ({@code __hrtimer_run_queues} runs them one after another, each {@code
+ * end_cmd} on its queue), and so do the requests BLOCK_SOFTIRQ takes off the CPU's list; one group
+ * after another.
  */
 final class TimerGroups {
-  /** A hardware queue of a device. */
-  private record Queue(SimRef<NullBlkDevice.Command> device, int hctx) {}
+  /** A hardware queue of a device, and whether its requests were raised or timed. */
+  private record Queue(SimRef<NullBlkDevice.Command> device, int hctx, boolean softirq) {}
 
-  private final ArrayDeque<List<NullBlkDevice.TimerFired>> groups = new ArrayDeque<>();
+  private final ArrayDeque<List<NullBlkDevice.Interrupt>> groups = new ArrayDeque<>();
 
-  /** Adds the timers that fired, grouped by queue in the order each first appears. */
-  void add(List<NullBlkDevice.TimerFired> fired) {
-    Map<Queue, List<NullBlkDevice.TimerFired>> byHctx = new LinkedHashMap<>();
-    for (NullBlkDevice.TimerFired f : fired) {
-      byHctx.computeIfAbsent(new Queue(f.device(), f.hctx()), h -> new ArrayList<>()).add(f);
+  /** Adds what fired or was raised, grouped by queue in the order each first appears. */
+  void add(List<? extends NullBlkDevice.Interrupt> fired) {
+    Map<Queue, List<NullBlkDevice.Interrupt>> byHctx = new LinkedHashMap<>();
+    for (NullBlkDevice.Interrupt f : fired) {
+      Queue q = new Queue(f.device(), f.hctx(), f instanceof NullBlkDevice.SoftirqRaised);
+      byHctx.computeIfAbsent(q, h -> new ArrayList<>()).add(f);
     }
     groups.addAll(byHctx.values());
   }
 
   /**
-   * Asks the first group's device to end its requests, on behalf of {@code exec}.
+   * Asks the first group's device to end its requests, on behalf of {@code exec}: {@code
+   * null_cmd_timer_expired} of the timers, or {@code null_complete_rq} of the raised requests.
    *
    * @return whether there was a group
    */
   boolean sendNext(long t, NullBlkDevice.Exec exec, Outbox out) {
-    List<NullBlkDevice.TimerFired> g = groups.peekFirst();
+    List<NullBlkDevice.Interrupt> g = groups.peekFirst();
     if (g == null) {
       return false;
     }
     List<Request> rqs = new ArrayList<>(g.size());
-    for (NullBlkDevice.TimerFired f : g) {
-      rqs.add(f.rq());
+    for (NullBlkDevice.Interrupt f : g) {
+      rqs.addAll(f.rqs());
     }
-    NullBlkDevice.TimerFired first = g.get(0);
-    out.send(first.device(), new NullBlkDevice.TimersExpired(t, exec, first.hctx(), rqs));
+    NullBlkDevice.Interrupt first = g.get(0);
+    out.send(
+        first.device(),
+        first instanceof NullBlkDevice.SoftirqRaised
+            ? new NullBlkDevice.CompleteRqs(t, exec, first.hctx(), rqs)
+            : new NullBlkDevice.TimersExpired(t, exec, first.hctx(), rqs));
     return true;
   }
 

@@ -8,6 +8,7 @@ import blksim.actors.engine.SimRef;
 import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.bio.Bio;
 import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
 import blksim.queues.uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,9 @@ final class WorkerIrq {
   private final TimerGroups groups = new TimerGroups();
   private SimRef<Cpu.Command> owner;
 
+  /** The context the running interrupt's work is in: a hard interrupt, or ksoftirqd. */
+  private CpuTime what = CpuTime.IRQ;
+
   WorkerIrq(
       int index,
       Charger charger,
@@ -47,20 +51,34 @@ final class WorkerIrq {
     this.owner = owner;
   }
 
-  /** The interrupt begins at {@code t}: entry and hrtimer_interrupt, then the expired timers. */
-  long start(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
-    t += charger.charge(index, CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
+  /**
+   * The interrupt begins at {@code t}: entry and hrtimer_interrupt, then the expired timers. Or,
+   * for requests the worker's queue_rq raised BLOCK_SOFTIRQ for, ksoftirqd: woken then, it runs at
+   * the worker's next scheduling point (a {@code might_sleep} in its next issue, or its sleep), and
+   * switches back to a worker it preempted ({@code preempts}).
+   */
+  long start(long t, List<NullBlkDevice.Interrupt> fired, boolean preempts, Outbox out) {
+    long timers = fired.stream().filter(f -> f instanceof NullBlkDevice.TimerFired).count();
+    what = timers > 0 ? CpuTime.IRQ : CpuTime.KSOFTIRQD;
+    if (timers > 0) {
+      t += charger.charge(index, CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
+    }
+    if (timers < fired.size()) {
+      t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.WAKE_KSOFTIRQD_PATH, 1);
+      t += charger.charge(index, CpuTime.KSOFTIRQD, CpuPaths.BLOCK_SOFTIRQ_PATH, 1);
+      t += preempts ? charger.charge(index, CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 2) : 0;
+    }
     return more(t, fired, out);
   }
 
-  /** More expired timers, in the interrupt that runs. */
-  long more(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
+  /** More of them, in the interrupt that runs. */
+  long more(long t, List<NullBlkDevice.Interrupt> fired, Outbox out) {
     groups.add(fired);
     return next(t, out);
   }
 
   private long next(long t, Outbox out) {
-    return groups.sendNext(t, new NullBlkDevice.Exec(index, CpuTime.IRQ, interrupts), out) ? -1 : t;
+    return groups.sendNext(t, new NullBlkDevice.Exec(index, what, interrupts), out) ? -1 : t;
   }
 
   /** bio_endio of each bio: task_work for the submitter; bio_put. */
@@ -69,11 +87,11 @@ final class WorkerIrq {
     long t = m.atPs();
     List<Cpu.Completion> done = new ArrayList<>(m.ended().size());
     for (Bio bio : m.ended()) {
-      t += charger.charge(index, CpuTime.IRQ, CpuPaths.IRQ_END_PATH, 1);
+      t += charger.charge(index, what, CpuPaths.IRQ_END_PATH, 1);
       done.add(new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio)));
     }
     out.send(owner, new Cpu.CompletedElsewhere(t, done));
-    out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.IRQ, m.ended(), biosetReplies));
+    out.send(bioset, new BioSetCache.PutBios(t, index, what, m.ended(), biosetReplies));
     return -1;
   }
 

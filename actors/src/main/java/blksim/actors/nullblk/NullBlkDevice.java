@@ -25,10 +25,23 @@ import java.util.List;
 public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command> {
 
   /** Everything the device understands. */
-  public sealed interface Command extends SimMessage permits QueueRqs, PollQueue, TimersExpired {}
+  public sealed interface Command extends SimMessage
+      permits QueueRqs, PollQueue, TimersExpired, CompleteRqs {}
 
-  /** The interrupts null_blk raises on a CPU; the CPU receives them through an adapter. */
-  public sealed interface Interrupt extends SimMessage permits TimerFired {}
+  /**
+   * The interrupts null_blk raises on a CPU, hard or soft; the CPU receives them through an
+   * adapter.
+   */
+  public sealed interface Interrupt extends SimMessage permits TimerFired, SoftirqRaised {
+    /** The device whose requests it ends. */
+    SimRef<Command> device();
+
+    /** The index of their hardware queue in the device. */
+    int hctx();
+
+    /** The requests it ends. */
+    List<Request> rqs();
+  }
 
   /**
    * A null_blk hrtimer armed on a CPU (irqmode=2) expired: a hard interrupt there.
@@ -36,6 +49,19 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
    * @param hctx the index of this request's hardware queue in its device
    */
   public record TimerFired(long atPs, SimRef<Command> device, int hctx, Request rq)
+      implements Interrupt {
+    @Override
+    public List<Request> rqs() {
+      return List.of(rq);
+    }
+  }
+
+  /**
+   * {@code queue_rq} on a CPU put {@code rqs} on its {@code blk_cpu_done} (irqmode=1 on a tag set
+   * of one hardware queue: {@code blk_mq_raise_softirq}). From task context this wakes the CPU's
+   * ksoftirqd, which runs BLOCK_SOFTIRQ at the CPU's next scheduling point.
+   */
+  public record SoftirqRaised(long atPs, SimRef<Command> device, int hctx, List<Request> rqs)
       implements Interrupt {}
 
   /**
@@ -59,6 +85,12 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
    */
   public record TimersExpired(long atPs, Exec exec, int hctx, List<Request> rqs)
       implements Command {}
+
+  /**
+   * {@code blk_done_softirq} on the calling CPU ran {@code rqs}, raised there on hardware queue
+   * {@code hctx}: each one's {@code ->complete}, {@code null_complete_rq} → {@code end_cmd}.
+   */
+  public record CompleteRqs(long atPs, Exec exec, int hctx, List<Request> rqs) implements Command {}
 
   /**
    * What the driver answers a hardware queue; the queue receives it through an adapter, on the
@@ -95,8 +127,16 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   /** The driver's poll found {@code rqs}, completed. */
   public record PolledRqs(long atPs, Exec exec, List<Request> rqs) implements Reply {}
 
-  /** {@code end_cmd} of requests whose timers expired: {@code blk_mq_end_request} is next. */
+  /**
+   * {@code end_cmd} of requests whose timers expired, or whose BLOCK_SOFTIRQ ran: {@code
+   * blk_mq_end_request} is next.
+   */
   public record TimersEnded(long atPs, Exec exec, List<Request> rqs) implements Reply {}
+
+  /** What each request raised costs: blk_mq_complete_request, then blk_mq_raise_softirq. */
+  private static final KernelFn[] RAISE_PATH = {
+    KernelFn.BLK_MQ_COMPLETE_REQUEST, KernelFn.BLK_MQ_RAISE_SOFTIRQ
+  };
 
   private final NullBlk nullb;
   private final SimRef<Command> self;
@@ -124,6 +164,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
         .on(QueueRqs.class, this::onQueueRqs)
         .on(PollQueue.class, this::onPollQueue)
         .on(TimersExpired.class, this::onTimersExpired)
+        .on(CompleteRqs.class, this::onCompleteRqs)
         .build();
   }
 
@@ -131,7 +172,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
     long perRq = charger.costs().step(KernelFn.NULL_QUEUE_RQ).ps();
     NullBlk.QueueBatch b = nullb.queueRqs(m.hctx(), m.rqs(), m.exec().cpu(), m.atPs(), perRq);
     b.locks().forEach(a -> chargeLock(m.exec(), a));
-    if (!b.timers().isEmpty() && m.exec().interrupts() == null) {
+    if ((!b.timers().isEmpty() || !b.raised().isEmpty()) && m.exec().interrupts() == null) {
       throw new InvariantBroken(
           name() + ": a timer armed for a caller that takes no interrupts: " + m.exec());
     }
@@ -145,6 +186,11 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
             + b.lockedPs()
             + charger.charge(
                 m.exec().cpu(), m.exec().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
+    if (!b.raised().isEmpty()) {
+      // blk_mq_complete_request → blk_mq_raise_softirq: onto this CPU's list, BLOCK_SOFTIRQ raised
+      t += charger.charge(m.exec().cpu(), m.exec().what(), RAISE_PATH, b.raised().size());
+      out.send(m.exec().interrupts(), new SoftirqRaised(t, self, m.hctx(), b.raised()));
+    }
     out.send(
         hctxRefs.get(m.hctx()),
         new Queued(
@@ -182,6 +228,15 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
             + charger.charge(
                 m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMER_FN, m.rqs().size() - timedOut)
             + charger.charge(m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMEOUT_RQ, timedOut);
+    out.send(hctxRefs.get(m.hctx()), new TimersEnded(t, m.exec(), m.rqs()));
+  }
+
+  private void onCompleteRqs(CompleteRqs m, Outbox out) {
+    m.rqs().forEach(nullb::softirqCompleted);
+    long t =
+        m.atPs()
+            + charger.charge(
+                m.exec().cpu(), m.exec().what(), KernelFn.NULL_COMPLETE_RQ, m.rqs().size());
     out.send(hctxRefs.get(m.hctx()), new TimersEnded(t, m.exec(), m.rqs()));
   }
 

@@ -72,8 +72,9 @@ final class ModelSupport {
         n.queueMode() != 2,
         "null_blk queue_mode=" + n.queueMode() + ": only queue_mode=2 (blk-mq)");
     // Without poll queues a polled bio is unmarked and ends by null_blk's interrupt. With irqmode 0
-    // or 1 and no fault it ends in queue_rq, before io_do_iopoll looks for it; a timer or a fault
-    // would leave the IOPOLL ring spinning until the interrupt, which is not modelled yet.
+    // or 1 and no fault it ends in queue_rq, before io_do_iopoll looks for it, or in BLOCK_SOFTIRQ
+    // (one hardware queue), whose ksoftirqd runs at io_iopoll_check's mutex_lock; a timer or a
+    // fault would leave the IOPOLL ring spinning until the interrupt, which is not modelled yet.
     // (an IOPOLL ring: io_uring's reads; -S1 sleeps for an unpolled bio, aio never polls)
     unsupported(
         ThreadConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING

@@ -19,8 +19,9 @@ final class TagBudget {
    * one with a timer (irqmode=2) or a fault injected until the timer or the fault ends: as many as
    * the thread has in flight. With irqmode 0 or 1 and no fault, null_blk ends each request in its
    * queue_rq ({@code end_cmd}, or {@code blk_mq_complete_request} run on the spot), so the tags of
-   * a plug are free again when the plug has been flushed: at most one submission's batch ({@code
-   * -s}) is held at once.
+   * a plug are free again when the plug has been flushed; on one hardware queue irqmode=1 leaves
+   * them to ksoftirqd, which runs where the thread next schedules, before it submits again. Either
+   * way at most one submission's batch ({@code -s}) is held at once.
    */
   static int heldByThread(BlksimSettings s, IoUringSettings u, NullBlkSettings n) {
     // under mq-deadline a request that waits on hctx->dispatch for a driver tag keeps its sched

@@ -120,9 +120,7 @@ public final class Topology {
             s.kernel().has(Patch.NULL_POLL_BATCH),
             s.kernel().iostats(),
             s.kernel().nomerges(),
-            s.nullBlk().irqmode() != NullBlkSettings.IrqMode.TIMER
-                && !s.nullBlk().timeout().enabled()
-                && !s.nullBlk().requeue().enabled());
+            nb.endsInQueueRq());
     Map<String, Disk> disks = new TreeMap<>();
     Elevator elevator = Elevator.of(s);
     boolean mqDeadline = elevator.mqDeadline();

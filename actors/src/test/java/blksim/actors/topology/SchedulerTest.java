@@ -141,8 +141,10 @@ class SchedulerTest {
   @Test
   void freesInQueueRqShouldRestartTheQueueForRequestsThatWaitedForADriverTag() {
     // three threads' batches of 32 pull 96 requests out at once for 64 driver tags; each request
-    // ends in queue_rq, and the free restarts the queue on kblockd of the freeing CPU
-    String three = ONE_QUEUE + "blksim.io-uring.threads = 3\nblksim.cpu.count = 3\n";
+    // ends in queue_rq (irqmode=0), and the free restarts the queue on kblockd of the freeing CPU
+    String three =
+        ONE_QUEUE
+            + "blksim.io-uring.threads = 3\nblksim.cpu.count = 3\nblksim.null-blk.irqmode = 0\n";
     RunResult r = Runs.sequential(three);
     assertTrue(r.books().balanced(), r.books().violations().toString());
     RunResult.Sched s = r.hctxs().get(0).sched();

@@ -27,10 +27,16 @@ public final class NullBlk {
     /** irqmode=0: completed at once with {@code end_cmd}. */
     ENDED_INLINE,
     /**
-     * irqmode=1: completed with {@code blk_mq_complete_request}, which runs the completion right
-     * away on this CPU: locally when there are several hardware queues, else in BLOCK_SOFTIRQ.
+     * irqmode=1 with several hardware queues: {@code blk_mq_complete_request} completes it locally,
+     * right away on this CPU.
      */
     COMPLETE_REQUEST,
+    /**
+     * irqmode=1 on a tag set of one hardware queue: {@code blk_mq_complete_request_remote} puts it
+     * on this CPU's {@code blk_cpu_done} and raises BLOCK_SOFTIRQ; {@code blk_done_softirq} ends it
+     * later ({@link #softirqCompleted}).
+     */
+    SOFTIRQ,
     /** irqmode=2: an hrtimer completes it {@code completion_nsec} later ({@link #timerExpired}). */
     TIMER,
     /**
@@ -52,6 +58,7 @@ public final class NullBlk {
    * @param busy requests the {@code requeue} fault injection returned {@code BLK_STS_RESOURCE} for:
    *     blk-mq puts them back on the hardware queue's dispatch list
    * @param requeued requests it gave to {@code blk_mq_requeue_request}: on the queue's requeue list
+   * @param raised requests put on the calling CPU's {@code blk_cpu_done}, BLOCK_SOFTIRQ raised
    */
   public record QueueBatch(
       List<Request> completed,
@@ -60,7 +67,8 @@ public final class NullBlk {
       List<SpinLock.Acquired> locks,
       long lockedPs,
       List<Request> busy,
-      List<Request> requeued) {}
+      List<Request> requeued,
+      List<Request> raised) {}
 
   /** An hrtimer armed for {@code rq} on the calling CPU, firing at {@code firesAtPs}. */
   public record Timer(long firesAtPs, Request rq) {}
@@ -88,6 +96,7 @@ public final class NullBlk {
   private final java.util.Set<Request> timingOut =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   private long timedOutRqs;
+  private long softirqPending;
   private long busyRqs;
   private long requeuedRqs;
 
@@ -204,11 +213,30 @@ public final class NullBlk {
       timersArmed++;
       return Queued.TIMER;
     }
-    completedRqs++;
     rq.markComplete();
+    if (completesInSoftirq()) {
+      // blk_mq_complete_request_remote: not polled, submitted on this CPU, q->nr_hw_queues == 1
+      softirqPending++;
+      return Queued.SOFTIRQ;
+    }
+    completedRqs++;
     return settings.irqmode() == NullBlkSettings.IrqMode.NONE
         ? Queued.ENDED_INLINE
         : Queued.COMPLETE_REQUEST;
+  }
+
+  /** Whether irqmode=1 ends this device's requests in BLOCK_SOFTIRQ: one hardware queue. */
+  public boolean completesInSoftirq() {
+    return settings.completesInSoftirq();
+  }
+
+  /** {@code blk_done_softirq} took {@code rq} off its CPU's list: {@code null_complete_rq}. */
+  public void softirqCompleted(Request rq) {
+    if (softirqPending == 0) {
+      throw new IllegalStateException("BLOCK_SOFTIRQ ran a request none raised");
+    }
+    softirqPending--;
+    completedRqs++;
   }
 
   /**
@@ -223,6 +251,7 @@ public final class NullBlk {
     List<SpinLock.Acquired> locks = new ArrayList<>(rqs.size());
     List<Request> busy = new ArrayList<>(0);
     List<Request> requeued = new ArrayList<>(0);
+    List<Request> raised = new ArrayList<>(0);
     boolean viaCompleteRequest = false;
     long locked = 0;
     long completionPs = settings.completionNsec() * 1000;
@@ -251,12 +280,15 @@ public final class NullBlk {
         locked += a.waitPs() + a.transferPs();
       } else if (q == Queued.TIMER) {
         timers.add(new Timer(startPs + (i + 1) * queueRqPs + completionPs, rq));
+      } else if (q == Queued.SOFTIRQ) {
+        raised.add(rq);
       } else {
         completed.add(rq);
         viaCompleteRequest |= q == Queued.COMPLETE_REQUEST;
       }
     }
-    return new QueueBatch(completed, viaCompleteRequest, timers, locks, locked, busy, requeued);
+    return new QueueBatch(
+        completed, viaCompleteRequest, timers, locks, locked, busy, requeued, raised);
   }
 
   /** {@code null_poll} of {@code hctx} on {@code cpu} at {@code atPs}, under its poll_lock. */
@@ -344,7 +376,11 @@ public final class NullBlk {
           diskName() + ": requests left on hctx" + i + "'s poll_list");
     }
     books.checkEqual(
-        queuedRqs, polledRqs + completedRqs, diskName() + ": requests queued vs completed");
+        queuedRqs,
+        polledRqs + completedRqs + softirqPending,
+        diskName() + ": requests queued vs completed");
     books.checkEqual(0, timersArmed, diskName() + ": completion timers still armed");
+    books.checkEqual(
+        0, softirqPending, diskName() + ": requests left on a CPU's blk_cpu_done (BLOCK_SOFTIRQ)");
   }
 }

@@ -347,7 +347,8 @@ public final class Summary {
         // blk_mq_complete_request_remote raises BLOCK_SOFTIRQ for irqmode=1 on one queue
         (elevator.isEmpty() ? "" : "; " + elevator)
             + (queues == 1 && n.irqmode() == NullBlkSettings.IrqMode.SOFTIRQ
-                ? "; irqmode=1 on one hardware queue ends requests in BLOCK_SOFTIRQ: modelled inline"
+                ? "; irqmode=1 on one hardware queue ends requests in BLOCK_SOFTIRQ, which"
+                    + " ksoftirqd runs where the thread next schedules"
                 : ""));
   }
 

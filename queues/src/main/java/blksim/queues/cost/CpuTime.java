@@ -11,7 +11,9 @@ public enum CpuTime {
   /** Spinning for a lock another CPU holds. */
   LOCK_WAIT("lock wait"),
   /** Kernel threads that preempt the submitter: the vmstat kworker. */
-  KWORKER("kworker", false);
+  KWORKER("kworker", false),
+  /** BLOCK_SOFTIRQ run by the CPU's ksoftirqd thread, and the switches to it and back. */
+  KSOFTIRQD("ksoftirqd", false);
 
   private final String label;
   private final boolean alwaysShown;
@@ -27,6 +29,11 @@ public enum CpuTime {
 
   public String label() {
     return label;
+  }
+
+  /** Whether code run for it is in interrupt context ({@code in_interrupt()}): hard or soft. */
+  public boolean inInterrupt() {
+    return this == IRQ || this == KSOFTIRQD;
   }
 
   /** Whether reports show it when no CPU of a run spent time on it. */

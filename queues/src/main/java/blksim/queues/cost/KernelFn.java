@@ -176,6 +176,19 @@ public enum KernelFn implements CostId {
   BLK_MQ_REQUEUE_WORK("blk_mq_requeue_work"),
   BLK_MQ_RUN_WORK("blk_mq_run_work_fn"),
   NULL_TIMEOUT_RQ("null_timeout_rq"),
+  /** irqmode=1 on one hardware queue: the request onto this CPU's {@code blk_cpu_done}. */
+  BLK_MQ_RAISE_SOFTIRQ("blk_mq_raise_softirq"),
+  /**
+   * The first request on an empty {@code blk_cpu_done}: {@code raise_softirq} from task context,
+   * which then wakes ksoftirqd ({@code wakeup_softirqd}, priced as {@link #TRY_TO_WAKE_UP}).
+   */
+  RAISE_SOFTIRQ("raise_softirq"),
+  /** ksoftirqd's pass: {@code smpboot_thread_fn}, {@code run_ksoftirqd}, {@code __do_softirq}. */
+  RUN_KSOFTIRQD("run_ksoftirqd"),
+  /** BLOCK_SOFTIRQ's action: the CPU's list taken whole ({@code llist_del_all}). */
+  BLK_DONE_SOFTIRQ("blk_done_softirq"),
+  /** {@code ->complete} of one request from BLOCK_SOFTIRQ: {@code null_complete_rq}. */
+  NULL_COMPLETE_RQ("null_complete_rq"),
   UNATTRIBUTED("[unattributed]");
 
   private final String symbol;

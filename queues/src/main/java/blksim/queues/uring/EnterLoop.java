@@ -29,6 +29,11 @@ public final class EnterLoop {
     PUT_POLLED(true),
     /** The syscall returning to user space. */
     RETURN(true),
+    /**
+     * A {@code might_sleep} that schedules ({@code io_iopoll_check}'s {@code mutex_lock} with
+     * TIF_NEED_RESCHED set): what woke, ksoftirqd, runs first.
+     */
+    RESCHED(true),
     /** {@code io_cqring_wait} put the thread to sleep; task_work wakes it. */
     SLEEP(false),
     /** The thread ended; what it left in the kernel is reaped by the ring's teardown. */

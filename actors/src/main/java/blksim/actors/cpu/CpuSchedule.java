@@ -1,0 +1,176 @@
+package blksim.actors.cpu;
+
+import blksim.actors.bioset.BioSetCache;
+import blksim.actors.block.BlockDevice;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
+import blksim.actors.nullblk.NullBlkDevice;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a CPU runs next: its thread's next step, a hard interrupt (null_blk's timers, the tick)
+ * taken at the thread's next step boundary or at once on an idle CPU, or ksoftirqd, which runs
+ * where the thread schedules ({@link Ksoftirqd}). The thread's step that waited for an interrupt
+ * goes on when the interrupt is over.
+ */
+final class CpuSchedule {
+  private final CpuCore core;
+  private final SubmitterPath thread;
+  private final ThreadLoop run;
+  private final IrqPath irq;
+  private final Ksoftirqd ksoftirqd;
+  private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
+  private final PendingTicks pendingTicks = new PendingTicks();
+  private SimMessage stashed;
+  private boolean inIrq;
+
+  CpuSchedule(CpuCore core, SubmitterPath thread, ThreadLoop run, IrqPath irq) {
+    this.core = core;
+    this.thread = thread;
+    this.run = run;
+    this.irq = irq;
+    this.ksoftirqd = core.ksoftirqd;
+  }
+
+  /** The thread starts. */
+  void pass(long t, Outbox out) {
+    run.pass(t, out);
+    idleSoftirq(t, out);
+  }
+
+  /** Another CPU's completion woke the sleeping thread: it runs, unless an interrupt does. */
+  void wake(long t, Outbox out) {
+    if (!inIrq) {
+      run.wake(Math.max(t, thread.freeAtPs()), out);
+      idleSoftirq(t, out);
+    }
+  }
+
+  /** Nothing pending, nothing running: no interrupt was left unhandled. */
+  boolean idle() {
+    return pendingIrqs.isEmpty() && pendingTicks.isEmpty() && !inIrq && !ksoftirqd.pending();
+  }
+
+  void onBioSetReply(BioSetCache.Reply m, Outbox out) {
+    if (m instanceof BioSetCache.Put put && inIrq) {
+      irqReturned(irq.onBiosPut(put.atPs(), out), out);
+    } else {
+      onThreadReply(m, out);
+    }
+  }
+
+  void onBlockReply(BlockDevice.Reply m, Outbox out) {
+    if (m instanceof BlockDevice.IrqEnded ended) {
+      irqReturned(irq.onIrqEnded(ended, out), out);
+    } else {
+      onThreadReply(m, out);
+    }
+  }
+
+  /** A step boundary of the thread: pending interrupts run first. */
+  void onThreadReply(SimMessage m, Outbox out) {
+    if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
+      stashed = m;
+      inIrq = true;
+      irqReturned(irq.start(m.atPs(), drainPending(), pendingTicks.drain(), out), out);
+      return;
+    }
+    threadStep(m, out);
+  }
+
+  /** The thread goes on with {@code m}; where it schedules, a runnable ksoftirqd runs first. */
+  private void threadStep(SimMessage m, Outbox out) {
+    if (ksoftirqd.pending() && Ksoftirqd.schedulesAt(m)) {
+      stashed = m;
+      inIrq = true;
+      ksoftirqd.runs(true);
+      irqReturned(irq.startSoftirq(m.atPs(), ksoftirqd.drain(), true, out), out);
+      return;
+    }
+    run.handle(m, out);
+    idleSoftirq(m.atPs(), out);
+  }
+
+  /** The CPU is idle (its thread asleep or ended) while ksoftirqd is runnable: it runs now. */
+  void idleSoftirq(long t, Outbox out) {
+    if (!inIrq && stashed == null && !thread.inFlight() && ksoftirqd.pending()) {
+      inIrq = true;
+      ksoftirqd.runs(false);
+      irqReturned(
+          irq.startSoftirq(Math.max(t, thread.freeAtPs()), ksoftirqd.drain(), false, out), out);
+    }
+  }
+
+  /**
+   * The tick's timer: it interrupts the thread's work at its next step boundary. A CPU whose thread
+   * sleeps is idle and does not tick (CONFIG_NO_HZ_IDLE); one whose thread has ended stops.
+   */
+  void onTick(Cpu.Tick m, Outbox out) {
+    if (thread.exiting()) {
+      return;
+    }
+    boolean busy = thread.inFlight();
+    boolean balance = busy && m.balanceEveryPs() > 0 && m.atPs() >= m.balanceAtPs();
+    boolean vmstat = busy && m.vmstatEveryPs() > 0 && m.atPs() >= m.vmstatAtPs();
+    if (m.atPs() + m.periodPs() < m.untilPs()) {
+      out.send(core.self, m.next(balance, vmstat));
+    }
+    if (busy) {
+      pendingTicks.add(balance, vmstat);
+    }
+  }
+
+  void onInterrupt(NullBlkDevice.Interrupt raisedOrFired, Outbox out) {
+    if (raisedOrFired instanceof NullBlkDevice.SoftirqRaised raised) {
+      ksoftirqd.raised(raised);
+      idleSoftirq(raised.atPs(), out);
+      return;
+    }
+    NullBlkDevice.TimerFired m = (NullBlkDevice.TimerFired) raisedOrFired;
+    pendingIrqs.add(m);
+    if (!inIrq && !thread.inFlight() && stashed == null) {
+      inIrq = true;
+      irqReturned(
+          irq.start(
+              Math.max(m.atPs(), thread.freeAtPs()), drainPending(), pendingTicks.drain(), out),
+          out);
+    }
+  }
+
+  /** The interrupt path returned {@code endPs}, or -1 while a call of it is out. */
+  private void irqReturned(long endPs, Outbox out) {
+    if (endPs < 0) {
+      return;
+    }
+    if (!pendingIrqs.isEmpty()) {
+      irqReturned(irq.more(endPs, drainPending(), out), out);
+      return;
+    }
+    if (irq.inSoftirq() && ksoftirqd.pending()) {
+      irqReturned(irq.moreSoftirq(endPs, ksoftirqd.drain(), out), out);
+      return;
+    }
+    inIrq = false;
+    if (irq.inSoftirq() && ksoftirqd.switchBack()) {
+      endPs = irq.softirqSwitchBack(endPs);
+    }
+    if (thread.loop().woken()) {
+      run.wake(endPs, out);
+      idleSoftirq(endPs, out);
+    } else if (stashed != null) {
+      SimMessage m = StashedReply.at(stashed, endPs);
+      stashed = null;
+      threadStep(m, out);
+    } else {
+      idleSoftirq(endPs, out);
+    }
+  }
+
+  private List<NullBlkDevice.TimerFired> drainPending() {
+    List<NullBlkDevice.TimerFired> all = new ArrayList<>(pendingIrqs);
+    pendingIrqs.clear();
+    return all;
+  }
+}
