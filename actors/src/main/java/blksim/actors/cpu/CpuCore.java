@@ -206,6 +206,20 @@ final class CpuCore {
   }
 
   /**
+   * bio_endio of the bios a poll found, then ki_complete: this ring's by {@code
+   * io_complete_rw_iopoll}, other rings' on their CPUs.
+   *
+   * @return when this CPU is done with them
+   */
+  long endPolled(List<blksim.queues.bio.Bio> ended, long t, Outbox out) {
+    Map<Integer, List<Cpu.Completion>> elsewhere = completeIopoll(ended);
+    t +=
+        charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
+            + charge(CpuTime.POLL, CpuPaths.END_IO_PATH, ended.size());
+    return sendElsewhere(elsewhere, t, out);
+  }
+
+  /**
    * Tells each other ring's CPU of its requests this poll completed: io_complete_rw_iopoll wrote
    * into their io_kiocbs, whose lines come over.
    *

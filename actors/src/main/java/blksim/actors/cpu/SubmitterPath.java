@@ -17,7 +17,6 @@ import blksim.queues.uring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The submitter thread's path on its CPU: t/io_uring's loop in user space and io_uring_enter in the
@@ -248,6 +247,10 @@ final class SubmitterPath implements ThreadLoop {
     }
     Bio bio = head.kiocbPrivate();
     loop.teardownPolls();
+    if (!bio.polled() && !CpuCore.diskOf(head, c.cfg).isBioBased()) { // no poll queue: at once
+      send(Phase.POLL, c.blockReplies, new BlockDevice.Polled(t, List.of()), out);
+      return;
+    }
     send(
         Phase.POLL,
         CpuCore.diskOf(head, c.cfg).pollTo(bio.cookie()),
@@ -264,12 +267,7 @@ final class SubmitterPath implements ThreadLoop {
       return;
     }
     loop.foundSome();
-    Map<Integer, List<Cpu.Completion>> elsewhere = c.completeIopoll(ended);
-    long t =
-        m.atPs()
-            + c.charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
-            + c.charge(CpuTime.POLL, CpuPaths.END_IO_PATH, ended.size());
-    t = c.sendElsewhere(elsewhere, t, out);
+    long t = c.endPolled(ended, m.atPs(), out);
     send(
         Phase.PUT_POLLED,
         c.bioset,

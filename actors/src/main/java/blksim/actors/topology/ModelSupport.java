@@ -36,6 +36,12 @@ final class ModelSupport {
   static final int MAX_BLOCK_SIZE = 65536;
 
   /**
+   * The longest timer (completion_nsec) an IOPOLL ring spins for on a queue without polling: 1 ms,
+   * some 10^5 passes of io_do_iopoll, well below EnterLoop's bound on empty polls in a row.
+   */
+  static final long MAX_SPIN_NS = 1_000_000;
+
+  /**
    * Checks the settings.
    *
    * @return where each thread runs and what it reads
@@ -73,22 +79,32 @@ final class ModelSupport {
         "null_blk queue_mode=" + n.queueMode() + ": only queue_mode=2 (blk-mq)");
     // Without poll queues a polled bio is unmarked and ends by null_blk's interrupt. With irqmode 0
     // or 1 and no fault it ends in queue_rq, before io_do_iopoll looks for it, or in BLOCK_SOFTIRQ
-    // (one hardware queue), whose ksoftirqd runs at io_iopoll_check's mutex_lock; a timer or a
-    // fault would leave the IOPOLL ring spinning until the interrupt, which is not modelled yet.
-    // (an IOPOLL ring: io_uring's reads; -S1 sleeps for an unpolled bio, aio never polls)
+    // (one hardware queue), whose ksoftirqd runs at io_iopoll_check's mutex_lock; with a timer
+    // (irqmode=2) the IOPOLL ring spins in io_do_iopoll, each bio_poll returning at once, until
+    // the timer's interrupt ends it. A fault would leave it spinning for io_timeout or a requeue,
+    // which is not modelled yet. (an IOPOLL ring: io_uring's reads; -S1 sleeps for an unpolled
+    // bio, aio never polls)
     unsupported(
         ThreadConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
-            && (n.irqmode() == NullBlkSettings.IrqMode.TIMER
-                || n.timeout().enabled()
-                || n.requeue().enabled()),
+            && (n.timeout().enabled() || n.requeue().enabled()),
         noPollQueues(s)
-            + " with -p1 and "
-            + (n.irqmode() == NullBlkSettings.IrqMode.TIMER
-                ? "irqmode=2"
-                : "a fault injected (timeout=, requeue=)")
-            + ": an IOPOLL ring spinning until the interrupt that ends an unpolled bio");
+            + " with -p1 and a fault injected (timeout=, requeue=): an IOPOLL ring spinning until"
+            + " the interrupt that ends an unpolled bio");
+    // each pass of that spin is a step of the model: a timer much longer would take millions
+    unsupported(
+        ThreadConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
+            && u.polled()
+            && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
+            && n.irqmode() == NullBlkSettings.IrqMode.TIMER
+            && n.completionNsec() > MAX_SPIN_NS,
+        noPollQueues(s)
+            + " with -p1 and irqmode=2 completion_nsec="
+            + n.completionNsec()
+            + ": an IOPOLL ring spinning for an unpolled bio's timer longer than "
+            + MAX_SPIN_NS
+            + " ns");
     if (reads && u.blockSize() % n.bs() != 0) {
       throw new ConfigError(
           "-b "

@@ -60,8 +60,10 @@ class NoPollQueueTest {
   }
 
   @Test
-  void aTimerCompletionShouldBeRefusedByName() {
-    ConfigError e = Runs.refused(SEED, "null-blk.irqmode=2");
-    assertTrue(e.getMessage().contains("poll_queues=0 with -p1 and irqmode=2"), e.getMessage());
+  void aTimerLongerThanTheSpinBoundShouldBeRefusedByName() {
+    ConfigError e = Runs.refused(SEED, "null-blk.irqmode=2", "null-blk.completion-nsec=1000001");
+    assertTrue(
+        e.getMessage().contains("poll_queues=0 with -p1 and irqmode=2 completion_nsec=1000001"),
+        e.getMessage());
   }
 }
