@@ -158,8 +158,10 @@ final class CpuCore {
     blksim.actors.block.Disk disk = diskOf(req, cfg);
     if (cfg.iopoll() && !disk.pollsBlkMq()) {
       // submit_bio_noacct on a queue without QUEUE_FLAG_POLL: bio_clear_polled, which also takes
-      // the bio off the per-CPU cache; it goes to a default queue and ends by its interrupt
+      // the bio off the per-CPU cache; it goes to a default queue and ends by its interrupt. It
+      // keeps the REQ_NOWAIT bio_set_polled gave it (an async kiocb): io-wq's reissue retries too.
       bio.clearPolled();
+      bio.setNowait();
       return disk.submitTo(cpu, false);
     }
     return disk.submitTo(cpu, cfg.iopoll());

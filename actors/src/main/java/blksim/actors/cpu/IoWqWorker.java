@@ -12,9 +12,7 @@ import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
-import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
-import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
@@ -88,12 +86,14 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final CpuConfig cfg;
   private final Charger charger;
   private final IoWq wq = new IoWq();
-  private final CostStep lockLines;
+  private final UringLockWait lock;
   private SimRef<Cpu.Command> owner;
   private IoKiocb current;
   private SimRef<BlockDevice.Command> lastTo;
-  private long lockAskedAtPs;
-  private long lockWaitPs;
+  private long irqStartPs;
+
+  /** The bio that ended in queue_rq goes back, then the request onto the IOPOLL list. */
+  private boolean lockAfterPut;
 
   /** When the CPU has finished switching the sleeping worker out: a wake-up cannot start sooner. */
   private long freeAtPs;
@@ -117,9 +117,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.cfg = cfg;
     this.charger = new Charger(costs, name());
     this.interrupts = self.adapt(FromDevice::new);
-    this.irq = new WorkerIrq(index, charger, bioset, biosetReplies, interrupts);
-    // The mutex word and the IOPOLL list's tail, both last written by the submitter's CPU.
-    this.lockLines = new CostStep(Contention.LINES_URING_LOCK, 2 * costs.lineTransferPs());
+    this.irq = new WorkerIrq(index, charger, bioset, biosetReplies, interrupts, cfg.iopoll());
+    this.lock = new UringLockWait(index, charger, costs.lineTransferPs());
   }
 
   @Override
@@ -138,6 +137,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private void onBioSetReply(FromBioSet m, Outbox out) {
     if (inIrq) {
       irqReturned(irq.onBiosPut(m.atPs(), out), out);
+    } else if (lockAfterPut) {
+      lockAfterPut = false;
+      chainReply(m.atPs(), t -> askUringLock(t, out), out);
     } else if (m.reply() instanceof BioSetCache.Allocated a) {
       chainReply(a.atPs(), t -> onBiosAllocated(new BioSetCache.Allocated(t, a.bios()), out), out);
     } else {
@@ -178,6 +180,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       stashed = go;
       if (!inIrq) {
         inIrq = true;
+        irqStartPs = at;
         irqReturned(irq.start(at, drainPending(), true, out), out);
       }
       return;
@@ -187,8 +190,10 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   private void onInterrupt(FromDevice d, Outbox out) {
     pendingIrqs.add(d.irq());
-    if (!callOut || asleep) {
-      startPendingIrq(Math.max(d.atPs(), freeAtPs), out);
+    if (!callOut || asleep || lock.waiting()) {
+      // idle, asleep on a tag, or waiting on the uring_lock mutex: the interrupt runs now
+      long after = lock.waiting() ? lock.askedAtPs() : freeAtPs;
+      startPendingIrq(Math.max(d.atPs(), after), out);
     }
   }
 
@@ -197,6 +202,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       return;
     }
     long at = Math.max(t, pendingIrqs.peekFirst().atPs());
+    irqStartPs = at;
     inIrq = true;
     irqReturned(irq.start(at, drainPending(), false, out), out);
   }
@@ -211,6 +217,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       return;
     }
     inIrq = false;
+    lock.interrupted(endPs - irqStartPs);
     freeAtPs = Math.max(freeAtPs, endPs);
     if (stashed != null) {
       java.util.function.LongConsumer go = stashed;
@@ -291,7 +298,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       List<Cpu.Completion> done = new ArrayList<>(m.ended().size());
       for (Bio bio : m.ended()) {
         t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
-        done.add(new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio)));
+        done.add(completion(bio));
       }
       out.send(owner, new Cpu.CompletedElsewhere(t, done));
       callOut = true;
@@ -299,7 +306,15 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       return;
     }
     if (!m.ended().isEmpty()) {
-      throw new InvariantBroken(name() + ": a polled request completed at queue_rq");
+      // a bio no longer polled (no poll queue) ended in queue_rq: io_complete_rw_iopoll marks the
+      // request done, bio_put, then io_iopoll_req_issued lists it, where the next poll finds it
+      long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.END_IO_PATH, 1);
+      Bio bio = m.ended().get(0);
+      out.send(owner, new Cpu.CompletedElsewhere(t, List.of(completion(bio))));
+      lockAfterPut = true;
+      callOut = true;
+      out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.ended(), biosetReplies));
+      return;
     }
     if (!m.wouldBlock().isEmpty()) {
       // Still no tag: the bio ends with -EAGAIN, io_read asks for a reissue, cond_resched, again.
@@ -311,21 +326,22 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
           bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.wouldBlock(), biosetReplies));
       return;
     }
-    lockAskedAtPs = m.atPs();
+    askUringLock(m.atPs(), out);
+  }
+
+  /** io_iopoll_req_issued with IO_URING_F_UNLOCKED: the ring's uring_lock, from the submitter. */
+  private void askUringLock(long t, Outbox out) {
+    lock.asked(t);
     callOut = true;
-    out.send(owner, new Cpu.WantsUringLock(m.atPs(), current, self));
+    out.send(owner, new Cpu.WantsUringLock(t, current, self));
+  }
+
+  private static Cpu.Completion completion(Bio bio) {
+    return new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio));
   }
 
   private void onUringUnlocked(long at, Outbox out) {
-    long waitPs = at - lockAskedAtPs;
-    lockWaitPs += waitPs;
-    long t = at;
-    if (waitPs > 0) {
-      charger.charge(
-          index, CpuTime.LOCK_WAIT, new CostStep(Contention.LOCK_WAIT_URING_LOCK, waitPs), 1);
-    }
-    t +=
-        charge(KernelFn.IO_IOPOLL_REQ_ISSUED) + charger.charge(index, CpuTime.SUBMIT, lockLines, 1);
+    long t = lock.granted(at);
     wq.issued();
     issueNext(t, out);
   }
@@ -349,7 +365,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** Time spent spinning for the ring's uring_lock, in ps. */
   public long lockWaitPs() {
-    return lockWaitPs;
+    return lock.waitedPs();
   }
 
   public CostLedger ledger() {

@@ -195,7 +195,7 @@ final class SubmitterPath implements ThreadLoop {
   void onWantsUringLock(Cpu.WantsUringLock m, Outbox out) {
     long t = iowq.wants(m, out);
     if (t >= 0 && loop.exiting() && !inFlight()) {
-      poll(t, out);
+      poll(Math.max(t, freeAtPs), out); // the teardown, when its CPU is free
     }
   }
 

@@ -29,6 +29,7 @@ final class WorkerIrq {
   private final SimRef<BioSetCache.Reply> biosetReplies;
   private final SimRef<NullBlkDevice.Interrupt> interrupts;
   private final TimerGroups groups = new TimerGroups();
+  private final boolean iopoll;
   private SimRef<Cpu.Command> owner;
 
   /** The context the running interrupt's work is in: a hard interrupt, or ksoftirqd. */
@@ -39,8 +40,10 @@ final class WorkerIrq {
       Charger charger,
       SimRef<BioSetCache.Command> bioset,
       SimRef<BioSetCache.Reply> biosetReplies,
-      SimRef<NullBlkDevice.Interrupt> interrupts) {
+      SimRef<NullBlkDevice.Interrupt> interrupts,
+      boolean iopoll) {
     this.index = index;
+    this.iopoll = iopoll;
     this.charger = charger;
     this.bioset = bioset;
     this.biosetReplies = biosetReplies;
@@ -87,7 +90,8 @@ final class WorkerIrq {
     long t = m.atPs();
     List<Cpu.Completion> done = new ArrayList<>(m.ended().size());
     for (Bio bio : m.ended()) {
-      t += charger.charge(index, what, CpuPaths.IRQ_END_PATH, 1);
+      // bi_end_io: io_complete_rw_iopoll on an IOPOLL ring, else io_complete_rw's task_work
+      t += charger.charge(index, what, iopoll ? CpuPaths.END_IO_PATH : CpuPaths.IRQ_END_PATH, 1);
       done.add(new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio)));
     }
     out.send(owner, new Cpu.CompletedElsewhere(t, done));

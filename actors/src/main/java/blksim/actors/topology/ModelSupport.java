@@ -236,12 +236,6 @@ final class ModelSupport {
       dmShortOfTags(plan, cfgs, why, tags);
       return forSuspend;
     }
-    unsupported(
-        u.polled() && plan.nullBlk().pollQueues() == 0,
-        noPollQueues(s)
-            + " with -p1 and "
-            + why
-            + " (io-wq reissuing a bio that is no longer polled)");
     if (suspend) {
       return forSuspend;
     }

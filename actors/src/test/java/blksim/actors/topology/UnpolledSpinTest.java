@@ -41,4 +41,31 @@ class UnpolledSpinTest {
     long poll = r.ledger().time(0, CpuTime.POLL);
     assertTrue(poll > r.endPs() / 2, "the CPU spins, busy: " + poll + " of " + r.endPs() + " ps");
   }
+
+  @Test
+  void biosTheRingPuntsShouldBeReissuedByIoWqUnpolledAndPolledForAsTheirsAre() {
+    // REQ_NOWAIT bios that find no tag go to io-wq, whose reissue (still REQ_NOWAIT:
+    // bio_set_polled) retries until it gets one; the worker lists each request on the ring's
+    // IOPOLL list under uring_lock. -d128 on 64 tags with timers, which fire on the worker's CPU
+    // and interrupt it while it waits for the mutex; or three rings' batches of 32 on one queue
+    // with irqmode=0, where the reissue ends in queue_rq.
+    String[][] cases = {
+      {"io-uring.depth = 128", "null-blk.completion-nsec = 100000", "cpu.count = 2"},
+      {"null-blk.irqmode = 0", "io-uring.threads = 3", "cpu.count = 6"}
+    };
+    for (String[] sets : cases) {
+      RunResult r = Runs.sameOnBothEngines(Runs.settings(SPIN, sets));
+      String what = String.join(", ", sets);
+      assertEquals(r.submitters().size(), r.workers().size(), what);
+      long punted = 0;
+      for (RunResult.Worker w : r.workers()) {
+        punted += w.punted();
+        assertEquals(0, w.tagSleeps(), "REQ_NOWAIT: retried, never asleep: " + what);
+      }
+      assertTrue(punted > 0, what);
+      for (RunResult.Submitter sub : r.submitters()) {
+        assertEquals(sub.accepted(), sub.completed(), "every I/O completed once: " + what);
+      }
+    }
+  }
 }

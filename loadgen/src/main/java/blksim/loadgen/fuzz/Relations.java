@@ -294,19 +294,22 @@ final class Relations {
    * The random sources of the model are null_blk's requeue= and timeout= fault injection (skipped
    * here when they draw), the sbitmap's per-CPU allocation hints (random, as {@code
    * sbitmap_init_node} draws them, and they decide which tag and word a request gets) and
-   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector), the
-   * scheduler tick's phase on each CPU and the calls' cost factors (interference.variation). With
-   * one tag per hctx every hint is 0, and with interference off no source is active: the case is
-   * tried so, on two seeds.
+   * t/io_uring's random offsets (drawn, but nothing in null_blk depends on the sector;
+   * mq-deadline's order does), the scheduler tick's phase on each CPU and the calls' cost factors
+   * (interference.variation). With one tag per hctx and no scheduler every hint is 0, and with
+   * interference off no source is active: the case is tried so, on two seeds.
    */
   private Result seedFree(Case c, Outcome ran) {
     if (randomFaults(c.get("nb:requeue")) || randomFaults(c.get("nb:timeout"))) {
       // null_blk's requeue= fault injection draws from each CPU's stream: a random source.
       return Result.SKIP;
     }
-    Case one = c.with("nb:hw_queue_depth", "1");
+    // no scheduler: mq-deadline's sched tags are at least 4 (BLKDEV_MIN_RQ), each CPU's hint among
+    // them random, and it dispatches in sector order, which the random offsets decide
+    Case one = c.with("nb:hw_queue_depth", "1").with("set:queue.scheduler", "none");
     boolean plain =
         ran.report().settings().nullBlk().hwQueueDepth() == 1
+            && "none".equals(c.get("set:queue.scheduler"))
             && !ran.report().settings().interference().anyRandom();
     if (ran.report().settings().interference().anyRandom()) {
       one = one.with("set:interference.enabled", "false");
