@@ -5,6 +5,7 @@ import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import blksim.config.CpuSettings;
+import blksim.config.Elevator;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
 import blksim.queues.uring.FileAssignment;
@@ -236,6 +237,15 @@ final class ModelSupport {
       dmShortOfTags(plan, cfgs, why, tags);
       return forSuspend;
     }
+    // io-wq's reissue of an unpolled bio under mq-deadline can wait on hctx->dispatch for a
+    // driver tag while the ring spins in io_iopoll_check: what restarts the queue then is not
+    // modelled yet
+    unsupported(
+        u.polled() && plan.nullBlk().pollQueues() == 0 && Elevator.of(s).mqDeadline(),
+        noPollQueues(s)
+            + " with -p1, mq-deadline and "
+            + why
+            + " (io-wq reissuing a bio that is no longer polled, into the scheduler)");
     if (suspend) {
       return forSuspend;
     }
