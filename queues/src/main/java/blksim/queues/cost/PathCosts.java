@@ -249,19 +249,7 @@ public final class PathCosts {
     set(KernelFn.BLK_MQ_REQUEUE_WORK, call + atomic + l2);
     set(KernelFn.BLK_MQ_RUN_WORK, call + atomic + l2);
     set(KernelFn.NULL_TIMEOUT_RQ, 3 * call + atomic + 2 * l2);
-    // BLOCK_SOFTIRQ (irqmode=1 on one hardware queue), counted from 5.16's block/blk-mq.c and
-    // kernel/softirq.c (docs/kernel.md section 13). blk_mq_raise_softirq: a call, llist_add's
-    // cmpxchg, the per-CPU list head. The first one's raise_softirq: interrupts saved around the
-    // pending bit's store, in_interrupt's preempt count. ksoftirqd's pass: smpboot_thread_fn's
-    // checks and set_current_state (an atomic), run_ksoftirqd and __do_softirq (three calls, the
-    // action's indirect one among them; interrupts off and on twice; the pending mask read and
-    // cleared). blk_done_softirq: llist_del_all's xchg. Each request: its ->complete, indirect, and
-    // null_complete_rq's end_cmd (two calls), the list's next pointer and rq->q (two loads).
-    set(KernelFn.BLK_MQ_RAISE_SOFTIRQ, call + atomic + l1);
-    set(KernelFn.RAISE_SOFTIRQ, irq + store + l1);
-    set(KernelFn.RUN_KSOFTIRQD, 3 * call + atomic + 2 * irq + 4 * l1 + 2 * store);
-    set(KernelFn.BLK_DONE_SOFTIRQ, call + atomic + l1);
-    set(KernelFn.NULL_COMPLETE_RQ, 2 * call + 2 * l1);
+    SoftirqCosts.price(this, call, l1, atomic, irq, store);
     lineTransferPs = ps(f.cachelineTransferNs());
     shortLockHoldPs = ps(atomic);
     slabListHoldPs = ps(2 * atomic + 4 * l2);
