@@ -70,7 +70,6 @@ final class IrqPath {
   long startSoftirq(
       long t, List<NullBlkDevice.SoftirqRaised> raised, boolean preempts, Outbox out) {
     what = CpuTime.KSOFTIRQD;
-    softirqRuns++;
     t += c.charge(CpuTime.SUBMIT, CpuPaths.WAKE_KSOFTIRQD_PATH, 1);
     if (preempts) {
       t += c.charge(CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 1);
@@ -97,13 +96,6 @@ final class IrqPath {
   boolean inSoftirq() {
     return what == CpuTime.KSOFTIRQD;
   }
-
-  /** The times ksoftirqd was woken to run BLOCK_SOFTIRQ. */
-  long softirqRuns() {
-    return softirqRuns;
-  }
-
-  private long softirqRuns;
 
   private long next(long t, Outbox out) {
     return groups.sendNext(t, c.call(what).exec(), out) ? -1 : t;
