@@ -47,7 +47,9 @@ public record KernelSettings(
           Patch.RQF_ELV,
           Patch.RQ_CTX_INIT_NO_ELV,
           Patch.REMOVE_CTX_COUNTERS,
-          Patch.REMOVE_HCTX_COUNTERS);
+          Patch.REMOVE_HCTX_COUNTERS,
+          Patch.QUEUE_ENTER_RCU_ONCE,
+          Patch.BDEV_CACHED_QUEUE);
 
   private static final Set<Patch> V5_17 = with(V5_16, Patch.NULL_POLL_BATCH);
 

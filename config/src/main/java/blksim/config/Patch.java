@@ -132,7 +132,23 @@ public enum Patch {
    * {@code hctx->queued} per request, {@code hctx->dispatched[]} per dispatch, and no poll counters
    * ({@code poll_considered}, {@code poll_invoked}, {@code poll_success}) per poll.
    */
-  REMOVE_HCTX_COUNTERS("remove-hctx-counters");
+  REMOVE_HCTX_COUNTERS("remove-hctx-counters"),
+  /**
+   * Pavel Begunkov's "optimise blk_try_enter_queue" (5.16; lore
+   * cover.1634822969.git.asml.silence@gmail.com): {@code percpu_ref_tryget_live_rcu} inside {@code
+   * blk_try_enter_queue}'s RCU read-side section, where {@code percpu_ref_tryget_live} opened a
+   * section of its own: one {@code __rcu_read_lock}/{@code __rcu_read_unlock} pair less per queue
+   * enter.
+   */
+  QUEUE_ENTER_RCU_ONCE("queue-enter-rcu-once"),
+  /**
+   * Pavel Begunkov's "cache request_queue pointer" (5.16; lore
+   * cover.1634219547.git.asml.silence@gmail.com, "+~1%" on null_blk): {@code bdev_get_queue} reads
+   * {@code bdev->bd_queue} where it followed {@code bdev->bd_disk->queue}, one dependent load less
+   * in {@code submit_bio_checks}, {@code bio_queue_enter}, {@code blk_mq_submit_bio} and {@code
+   * bio_poll}.
+   */
+  BDEV_CACHED_QUEUE("bdev-cached-queue");
 
   private final String key;
 

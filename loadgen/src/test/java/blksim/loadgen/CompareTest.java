@@ -52,7 +52,7 @@ class CompareTest {
             .findFirst()
             .orElseThrow();
     assertTrue(
-        blkdevReadIter.trim().matches("blkdev_read_iter\\s+9\\.50\\s+8\\.25\\s+-13\\.16%"),
+        blkdevReadIter.trim().matches("blkdev_read_iter\\s+9\\.73\\s+8\\.48\\s+-12\\.85%"),
         blkdevReadIter);
     String text = Files.readString(json);
     for (String key :

@@ -28,7 +28,8 @@ class GoldenRunTest {
 
   /**
    * With every interference source off, the report is the one of before there were any ({@code
-   * golden/no-interference.out}, the golden report of the commit that added the tick).
+   * golden/no-interference.out}, the golden report of the commit that added the tick, written again
+   * when row 19's tail went into the rows' functions, which moved every report).
    */
   @Test
   void withEveryInterferenceSourceOffTheOldFiguresShouldComeBackExactly() throws IOException {

@@ -11,8 +11,17 @@ import org.junit.jupiter.api.Test;
  * The seeds' figures, pinned with the default seed (golden values), each also checked against the
  * range the project set for it. A change that moves one must say why in its commit.
  *
- * <p>Last moved by the 5.16-5.17 changes on the 5.18 path (docs/kernel.md section 8), which seed
- * 002 runs: its profile's one scale was calibrated again to the 900K (1.94 to 2.075), and its
+ * <p>Last moved when row 19's tail (docs/costs.md section 6) went from one [unattributed] charge
+ * per I/O into the rows' own functions, in proportion, and into the slab path's steps by the same
+ * factor: the per-CPU bio cache is now worth +8.9 % (+7.5 % before; Jens Axboe measured +9.4 to +10
+ * %), since the slab steps it replaces carry their share; -p0 runs without the cache and lost 0.5
+ * %; seed 002's DM I/O runs some rows twice and others not at all, and its scale was calibrated
+ * again to the 900K (2.075 to 2.093); its prediction moved from +4.45 % to +5.36 %, because the
+ * clone's slab allocation that its patches remove carries its share of the tail too. Seed 000's and
+ * 003's figures moved by a batch of 32 I/Os or none (the splits' own streams of variation).
+ *
+ * <p>Before that, moved by the 5.16-5.17 changes on the 5.18 path (docs/kernel.md section 8), which
+ * seed 002 runs: its profile's one scale was calibrated again to the 900K (1.94 to 2.075), and its
  * prediction moved from +4.15 % to +4.45 %, since its patches now save from a cheaper path. The
  * seeds run without a preset moved by a batch of 32 I/Os or none: the IOPOLL ring's completion
  * (io_iopoll_complete) and the tag's get and free became functions of their own, with streams of
@@ -69,11 +78,11 @@ class SeedFiguresTest {
                 "--patch",
                 "bdev-cache-in-file,bdev-inode-inline,end-request-fast-path"));
     assertEquals(5, v.length);
-    assertEquals(3_298_656, v[0], "baseline");
-    assertEquals(3_381_216, v[1], "bdev-cache-in-file alone");
-    assertEquals(3_312_768, v[2], "bdev-inode-inline alone");
-    assertEquals(3_351_200, v[3], "end-request-fast-path alone");
-    assertEquals(3_478_304, v[4], "all three");
+    assertEquals(3_298_624, v[0], "baseline");
+    assertEquals(3_381_184, v[1], "bdev-cache-in-file alone");
+    assertEquals(3_312_704, v[2], "bdev-inode-inline alone");
+    assertEquals(3_351_136, v[3], "end-request-fast-path alone");
+    assertEquals(3_478_240, v[4], "all three");
     assertTrue(v[0] >= 3_200_000 && v[0] <= 3_400_000, "baseline 3.2-3.4 MIOPS");
     assertTrue(v[4] >= 3_400_000 && v[4] <= 3_600_000, "patched 3.4-3.6 MIOPS");
     double delta = 100.0 * (v[4] - v[0]) / v[0];
@@ -98,22 +107,22 @@ class SeedFiguresTest {
                 "--patch",
                 "dm-clone-percpu-cache,dm-io-bioset-percpu-cache,dm-percpu-cache-only-if-poll"));
     assertEquals(5, v.length);
-    assertEquals(900_800, v[0], "baseline");
+    assertEquals(900_160, v[0], "baseline");
     assertTrue(Math.abs(v[0] - 900_000) <= 27_000, "baseline calibrated to 900K +- 3 %");
     for (int i = 1; i <= 3; i++) {
       assertEquals(v[0], v[i], "each patch alone leaves the clone's allocation as it was");
     }
     // The gain is withheld from the project: B is blksim's prediction, pinned, not checked
     // against a range; only its sign follows from the patches removing work.
-    assertEquals(940_880, v[4], "all three: the prediction");
+    assertEquals(948_400, v[4], "all three: the prediction");
     assertTrue(v[4] > v[0], "the clone cache removes work");
   }
 
   @Test
   void thePerCpuBioCacheIsWorthSevenToTwelvePercent() {
     long[] v = iops(compare("--a-set", "bioset.percpu-cache=false"));
-    assertEquals(3_067_808, v[0], "cache off");
-    assertEquals(3_298_656, v[1], "cache on");
+    assertEquals(3_028_768, v[0], "cache off");
+    assertEquals(3_298_624, v[1], "cache on");
     double worth = 100.0 * (v[1] - v[0]) / v[0];
     assertTrue(worth >= 7 && worth <= 12, "cache worth +7..+12 %, was " + worth);
   }
@@ -122,7 +131,7 @@ class SeedFiguresTest {
   void interruptDrivenCompletionIsSlowerAndShowsTheIrqPath() {
     Blksim r = compare("--b-set", "io-uring.polled=false");
     long[] v = iops(r);
-    assertEquals(3_003_136, v[1], "-p0");
+    assertEquals(2_988_576, v[1], "-p0");
     assertTrue(v[1] < v[0]);
     for (String fn :
         new String[] {
@@ -140,7 +149,7 @@ class SeedFiguresTest {
   void seed003BioInitOnTheXeonGold6154() {
     Blksim r = compareOn(SEED_003, "--profile", "xeon-gold-6154", "--patch", "bio-init-compound");
     long[] v = iops(r);
-    assertEquals(1_365_184, v[0], "baseline, the calibration target 1366K");
+    assertEquals(1_365_216, v[0], "baseline, the calibration target 1366K");
     assertTrue(v[0] >= 1_330_000 && v[0] <= 1_400_000);
     // Bart Van Assche measured +1 %. From Intel's published costs (rep stosq of 16 qwords ~31
     // cycles, 20 stores ~20) the model says -0.55 %, and it is not fitted to agree: his saving,

@@ -15,10 +15,12 @@ final class CpuPaths {
   static final KernelFn[] SUBMIT_PATH = {
     KernelFn.IO_SUBMIT_SQES,
     KernelFn.FGET_FPUT,
+    KernelFn.IO_PREP_RW,
+    KernelFn.IO_ISSUE_SQE,
     KernelFn.IO_READ,
+    KernelFn.IO_IMPORT_IOVEC,
     KernelFn.BLKDEV_READ_ITER,
-    KernelFn.BLKDEV_DIRECT_IO,
-    KernelFn.UNATTRIBUTED
+    KernelFn.BLKDEV_DIRECT_IO
   };
 
   /**
@@ -34,11 +36,7 @@ final class CpuPaths {
 
   /** io_submit_one down to the bio's allocation, per iocb; fget, no registered file. */
   static final KernelFn[] IO_SUBMIT_ONE_PATH = {
-    KernelFn.IO_SUBMIT_ONE,
-    KernelFn.FGET_FPUT,
-    KernelFn.BLKDEV_READ_ITER,
-    KernelFn.BLKDEV_DIRECT_IO,
-    KernelFn.UNATTRIBUTED
+    KernelFn.IO_SUBMIT_ONE, KernelFn.FGET_FPUT, KernelFn.BLKDEV_READ_ITER, KernelFn.BLKDEV_DIRECT_IO
   };
 
   /** An aio read's bio ended: blkdev_bio_end_io_async, its pages, aio_complete_rw; per bio. */
@@ -56,8 +54,7 @@ final class CpuPaths {
     KernelFn.VFS_READV,
     KernelFn.BLKDEV_READ_ITER,
     KernelFn.BLKDEV_DIRECT_IO_SIMPLE,
-    KernelFn.BIO_INIT,
-    KernelFn.UNATTRIBUTED
+    KernelFn.BIO_INIT
   };
 
   /** A sync read's bio ended: bio_endio, and its end_io, which wakes the task if it sleeps. */
@@ -67,7 +64,12 @@ final class CpuPaths {
 
   /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
   static final KernelFn[] FAILED_SUBMIT_PATH = {
-    KernelFn.IO_SUBMIT_SQES, KernelFn.FGET_FPUT, KernelFn.IO_READ, KernelFn.UNATTRIBUTED
+    KernelFn.IO_SUBMIT_SQES,
+    KernelFn.FGET_FPUT,
+    KernelFn.IO_PREP_RW,
+    KernelFn.IO_ISSUE_SQE,
+    KernelFn.IO_READ,
+    KernelFn.IO_IMPORT_IOVEC
   };
 
   /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */
@@ -109,10 +111,11 @@ final class CpuPaths {
 
   /**
    * The io-wq worker's issue of a request, up to the bio allocation: no io_submit_sqes and no file
-   * reference, the request has them.
+   * reference, the request has them; no prep and no import, its async data holds the iterator.
    */
   static final KernelFn[] WORKER_ISSUE_PATH = {
     KernelFn.IO_WQ_SUBMIT_WORK,
+    KernelFn.IO_ISSUE_SQE,
     KernelFn.IO_READ,
     KernelFn.BLKDEV_READ_ITER,
     KernelFn.BLKDEV_DIRECT_IO

@@ -13,8 +13,14 @@ final class DmPaths {
   static final KernelFn[] SUBMIT_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_LOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.DM_SUBMIT_BIO,
-    KernelFn.BLK_QUEUE_EXIT
+    KernelFn.BLK_QUEUE_EXIT,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_UNLOCK
   };
 
   /** From the clone allocated to its remapped submission, per bio. */

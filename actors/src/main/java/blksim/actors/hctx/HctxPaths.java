@@ -36,21 +36,27 @@ final class HctxPaths {
   static final KernelFn[] SUBMIT_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_LOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.BLK_MQ_SUBMIT_BIO,
     KernelFn.BLK_MQ_ALLOC_REQUESTS,
     KernelFn.SBITMAP_QUEUE_GET,
+    KernelFn.BLK_MQ_RQ_CTX_INIT,
     KernelFn.KTIME_GET_NS,
     KernelFn.BLK_ACCOUNT_IO_START
   };
 
   /**
-   * A bio that takes a request the plug cached (5.16): no queue enter, no tag; the request's set-up
+   * A bio that takes a request the plug cached (5.16): no queue enter, no {@code
+   * __blk_mq_alloc_requests} and no tag ({@code blk_mq_get_request} pops it); the request's set-up
    * ({@code blk_mq_rq_ctx_init}, in the batch's loop) is charged to it.
    */
   static final KernelFn[] CACHED_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.BLK_MQ_RQ_CTX_INIT,
     KernelFn.KTIME_GET_NS,
     KernelFn.BLK_ACCOUNT_IO_START
   };
@@ -59,9 +65,14 @@ final class HctxPaths {
   static final KernelFn[] BATCH_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_LOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.BLK_MQ_SUBMIT_BIO,
     KernelFn.BLK_MQ_ALLOC_REQUESTS,
     KernelFn.SBITMAP_QUEUE_GET_BATCH,
+    KernelFn.BLK_MQ_RQ_CTX_INIT,
     KernelFn.KTIME_GET_NS,
     KernelFn.BLK_ACCOUNT_IO_START
   };
@@ -70,10 +81,15 @@ final class HctxPaths {
   static final KernelFn[] MISSED_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_LOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.BLK_MQ_SUBMIT_BIO,
     KernelFn.BLK_MQ_ALLOC_REQUESTS,
     KernelFn.SBITMAP_QUEUE_GET_BATCH,
     KernelFn.SBITMAP_QUEUE_GET,
+    KernelFn.BLK_MQ_RQ_CTX_INIT,
     KernelFn.KTIME_GET_NS,
     KernelFn.BLK_ACCOUNT_IO_START
   };
@@ -82,10 +98,16 @@ final class HctxPaths {
   static final KernelFn[] MERGED_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_LOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.BLK_MQ_SUBMIT_BIO,
     KernelFn.BLK_ATTEMPT_PLUG_MERGE,
     KernelFn.BIO_ATTEMPT_BACK_MERGE,
-    KernelFn.BLK_QUEUE_EXIT
+    KernelFn.BLK_QUEUE_EXIT,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_UNLOCK
   };
 
   /** The same with a cached request at hand (5.16): the merge is tried before any queue enter. */
@@ -109,6 +131,11 @@ final class HctxPaths {
     KernelFn.TRY_TO_WAKE_UP, KernelFn.SCHEDULE, KernelFn.BLK_MQ_RUN_WORK, KernelFn.SCHEDULE
   };
 
+  /** A dispatch of the plug's requests, per request: the flush, and each request's start. */
+  static final KernelFn[] DISPATCH_PATH = {
+    KernelFn.BLK_MQ_FLUSH_PLUG_LIST, KernelFn.BLK_MQ_START_REQUEST
+  };
+
   /** The merge tries of a bio that does not merge, when merges are on. */
   static final KernelFn[] MERGE_MISS_PATH = {
     KernelFn.BLK_ATTEMPT_PLUG_MERGE, KernelFn.BLK_MQ_SCHED_BIO_MERGE
@@ -118,10 +145,16 @@ final class HctxPaths {
   static final KernelFn[] NO_TAG_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_LOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.BLK_MQ_SUBMIT_BIO,
     KernelFn.BLK_MQ_ALLOC_REQUESTS,
     KernelFn.BLK_MQ_GET_TAG_FAILED,
     KernelFn.BLK_QUEUE_EXIT,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.BIO_WOULDBLOCK_ERROR
   };
 
@@ -132,6 +165,10 @@ final class HctxPaths {
   static final KernelFn[] TAG_SLEEP_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_LOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK_NESTED,
+    KernelFn.RCU_READ_UNLOCK,
     KernelFn.BLK_MQ_SUBMIT_BIO,
     KernelFn.BLK_MQ_GET_TAG_FAILED,
     KernelFn.SBITMAP_PREPARE_TO_WAIT,
@@ -151,12 +188,19 @@ final class HctxPaths {
     KernelFn.SCHEDULE,
     KernelFn.SBITMAP_QUEUE_GET,
     KernelFn.BLK_MQ_ALLOC_REQUESTS,
+    KernelFn.BLK_MQ_RQ_CTX_INIT,
     KernelFn.KTIME_GET_NS,
     KernelFn.BLK_ACCOUNT_IO_START
   };
 
   /** A request the plug cached that no bio took, freed at blk_finish_plug. */
-  static final KernelFn[] UNUSED_PATH = {KernelFn.BLK_MQ_FREE_REQUEST, KernelFn.BLK_QUEUE_EXIT};
+  static final KernelFn[] UNUSED_PATH = {
+    KernelFn.BLK_MQ_FREE_REQUEST,
+    KernelFn.SBITMAP_QUEUE_CLEAR,
+    KernelFn.BLK_QUEUE_EXIT,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_UNLOCK
+  };
 
   /** blk_mq_end_request of one request, its tag and queue reference freed. */
   static final KernelFn[] END_PATH = {
@@ -165,7 +209,10 @@ final class HctxPaths {
     KernelFn.KTIME_GET_NS,
     KernelFn.BLK_ACCOUNT_IO_DONE,
     KernelFn.BLK_MQ_FREE_REQUEST,
-    KernelFn.BLK_QUEUE_EXIT
+    KernelFn.SBITMAP_QUEUE_CLEAR,
+    KernelFn.BLK_QUEUE_EXIT,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_UNLOCK
   };
 
   /** The accounting of a request in a batch, with iostats. */
@@ -175,6 +222,9 @@ final class HctxPaths {
 
   /** blk_mq_flush_tag_batch: the call, the wake-up check, percpu_ref_put_many. */
   static final KernelFn[] FLUSH_TAG_BATCH_PATH = {
-    KernelFn.BLK_MQ_FLUSH_TAG_BATCH, KernelFn.BLK_QUEUE_EXIT
+    KernelFn.BLK_MQ_FLUSH_TAG_BATCH,
+    KernelFn.BLK_QUEUE_EXIT,
+    KernelFn.RCU_READ_LOCK,
+    KernelFn.RCU_READ_UNLOCK
   };
 }

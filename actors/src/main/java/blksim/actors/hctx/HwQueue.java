@@ -217,7 +217,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       t = d.atPs();
     }
     rqs.forEach(hctx::dispatched);
-    t += charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, rqs.size());
+    t += charge(call, HctxPaths.DISPATCH_PATH, rqs.size());
     remember(call);
     out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, call.exec()));
   }

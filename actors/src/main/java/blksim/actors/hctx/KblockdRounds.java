@@ -81,7 +81,7 @@ final class KblockdRounds {
         charge(call, KernelFn.BLK_MQ_BYPASS_INSERT, m.busy().size())
             + charge(call, HctxPaths.REQUEUE_PATH, m.requeued().size())
             + charger.charge(call.cpu(), call.what(), HctxPaths.KBLOCKD_PATH, 1)
-            + charge(call, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, again.size());
+            + charge(call, HctxPaths.DISPATCH_PATH, again.size());
     for (Request rq : again) {
       hctx.redispatched(rq);
     }
@@ -162,7 +162,7 @@ final class KblockdRounds {
   /** kblockd's queue run hands what it dispatched to the driver. */
   private void send(Call kblockd, MqDeadlinePath.Dispatched d, Outbox out) {
     d.rqs().forEach(hctx::dispatched);
-    long at = d.atPs() + charge(kblockd, KernelFn.BLK_MQ_FLUSH_PLUG_LIST, d.rqs().size());
+    long at = d.atPs() + charge(kblockd, HctxPaths.DISPATCH_PATH, d.rqs().size());
     out.send(driver, new NullBlkDevice.QueueRqs(at, hctx.index(), d.rqs(), kblockd.exec()));
   }
 

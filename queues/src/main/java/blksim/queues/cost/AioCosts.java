@@ -55,11 +55,11 @@ final class AioCosts {
     c.set(KernelFn.IO_SUBMIT, lookup + 2 * call);
     c.set(KernelFn.IO_GETEVENTS, lookup + 2 * atomic + 2 * l1 + store + call);
     c.set(KernelFn.AIO_READ_EVENTS_RING, l1 + 4 * store);
-    double getReq = p.scaledNs("kmem_cache_alloc") + irq + percpu + percpuRef + 4 * store;
-    double kiocb = p.scaledNs("io_read") * SyncCosts.IMPORT_SHARE_OF_IO_READ;
+    double getReq = c.shapeNs(p, "kmem_cache_alloc") + irq + percpu + percpuRef + 4 * store;
+    double kiocb = c.shapeNs(p, "io_read") * SyncCosts.IMPORT_SHARE_OF_IO_READ;
     c.set(KernelFn.IO_SUBMIT_ONE, 3 * l1 + 13 * store + getReq + kiocb + atomic);
     double complete = 2 * atomic + irq + 6 * l1 + 7 * store + call;
-    double destroy = percpuRef + p.scaledNs("bio_free") * SLAB_FREE_SHARE;
+    double destroy = percpuRef + c.shapeNs(p, "bio_free") * SLAB_FREE_SHARE;
     c.set(KernelFn.AIO_COMPLETE_RW, call + l1 + 2 * store + atomic + complete + destroy);
   }
 }

@@ -98,20 +98,36 @@ public final class CostLedger {
     return steps(cpu, CostId::symbol);
   }
 
-  /** The same, each id named by {@code name}. */
+  /**
+   * The same, each id named by {@code name}. Where ids share a name, the calls are those of the ids
+   * that cost something (one that costs nothing in this run does not run), or of all when none did.
+   */
   public Map<String, Entry> steps(int cpu, java.util.function.Function<CostId, String> name) {
     Map<String, Entry> out = new TreeMap<>();
     Row r = cpu < rows.size() ? rows.get(cpu) : null;
     if (r == null) {
       return out;
     }
+    Map<String, long[]> freeCalls = new TreeMap<>();
     for (int i = 0; i < r.ps.length; i++) {
       if (r.charged[i]) {
-        Entry e = out.computeIfAbsent(name.apply(CostId.of(i)), s -> new Entry());
+        String n = name.apply(CostId.of(i));
+        Entry e = out.computeIfAbsent(n, s -> new Entry());
         e.ps += r.ps[i];
-        e.calls += r.calls[i];
+        if (r.ps[i] > 0) {
+          e.calls += r.calls[i];
+        } else {
+          freeCalls.computeIfAbsent(n, s -> new long[1])[0] += r.calls[i];
+        }
       }
     }
+    freeCalls.forEach(
+        (n, calls) -> {
+          Entry e = out.get(n);
+          if (e.ps == 0) {
+            e.calls += calls[0];
+          }
+        });
     return out;
   }
 

@@ -13,6 +13,15 @@ public enum KernelFn implements CostId {
   FDGET_FDPUT("fdget_fdput"),
   IO_SUBMIT_SQES("io_submit_sqes"),
   FGET_FPUT("fget_fput"),
+  /** {@code io_issue_sqe}'s part of a read's issue (row 4): the opcode switch, the issue flags. */
+  IO_ISSUE_SQE("io_issue_sqe"),
+  /** {@code io_prep_rw}: the kiocb from the SQE (row 4). */
+  IO_PREP_RW("io_prep_rw"),
+  /**
+   * The buffer's import into the iterator (row 4): {@code io_import_fixed} inlined in {@code
+   * io_import_iovec}, {@code __io_import_iovec} from 5.16.
+   */
+  IO_IMPORT_IOVEC("io_import_iovec", "__io_import_iovec"),
   IO_READ("io_read"),
   /**
    * An IORING_OP_NOP's issue ({@code t/io_uring -N1}): {@code io_issue_sqe} with {@code io_nop}
@@ -62,8 +71,23 @@ public enum KernelFn implements CostId {
   GET_USER_PAGES_FAST("get_user_pages_fast"),
   SUBMIT_BIO_NOACCT("submit_bio_noacct"),
   BIO_QUEUE_ENTER("bio_queue_enter"),
+  /**
+   * An RCU read-side section's entry and exit, out of line under CONFIG_PREEMPT_RCU: around the
+   * queue reference's {@code percpu_ref} get ({@code blk_try_enter_queue}) and put ({@code
+   * blk_queue_exit}).
+   */
+  RCU_READ_LOCK("__rcu_read_lock"),
+  RCU_READ_UNLOCK("__rcu_read_unlock"),
+  /**
+   * The section {@code percpu_ref_tryget_live} opens inside {@code blk_try_enter_queue}'s own, up
+   * to 5.15 (queue-enter-rcu-once).
+   */
+  RCU_READ_LOCK_NESTED("__rcu_read_lock"),
+  RCU_READ_UNLOCK_NESTED("__rcu_read_unlock"),
   BLK_MQ_SUBMIT_BIO("blk_mq_submit_bio"),
   BLK_MQ_ALLOC_REQUESTS("__blk_mq_alloc_requests"),
+  /** A request's set-up from its tag (row 11): {@code blk_mq_rq_ctx_init}. */
+  BLK_MQ_RQ_CTX_INIT("blk_mq_rq_ctx_init"),
   /** One tag from the sbitmap ({@code blk_mq_get_tag}). */
   SBITMAP_QUEUE_GET("__sbitmap_queue_get"),
   /** A plug's batch of tags from one sbitmap word ({@code blk_mq_get_tags}, 5.16). */
@@ -100,6 +124,8 @@ public enum KernelFn implements CostId {
   DD_FINISH_REQUEST("dd_finish_request"),
   KTIME_GET_NS("ktime_get_ns"),
   BLK_MQ_FLUSH_PLUG_LIST("blk_mq_flush_plug_list"),
+  /** A request's start at its dispatch (row 12): its timeout armed, its state in flight. */
+  BLK_MQ_START_REQUEST("blk_mq_start_request"),
   NULL_QUEUE_RQ("null_queue_rq"),
   IO_DO_IOPOLL("io_do_iopoll"),
   IO_DO_IOPOLL_EMPTY("io_do_iopoll (found nothing)"),
@@ -109,6 +135,8 @@ public enum KernelFn implements CostId {
   BLK_MQ_END_REQUEST("blk_mq_end_request"),
   /** A request's tag back to the sbitmap ({@code blk_mq_put_tag}, {@code sbitmap_queue_clear}). */
   BLK_MQ_FREE_REQUEST("blk_mq_free_request"),
+  /** The tag's return ({@code blk_mq_put_tag}): the bit cleared, the wait queues checked. */
+  SBITMAP_QUEUE_CLEAR("sbitmap_queue_clear"),
   /** One request of a completion batch ({@code io_comp_batch}, 5.16). */
   BLK_MQ_END_REQUEST_BATCH("blk_mq_end_request_batch"),
   /** The tags of a batch that share a hardware queue, freed at once, and their queue references. */
@@ -188,8 +216,7 @@ public enum KernelFn implements CostId {
   /** BLOCK_SOFTIRQ's action: the CPU's list taken whole ({@code llist_del_all}). */
   BLK_DONE_SOFTIRQ("blk_done_softirq"),
   /** {@code ->complete} of one request from BLOCK_SOFTIRQ: {@code null_complete_rq}. */
-  NULL_COMPLETE_RQ("null_complete_rq"),
-  UNATTRIBUTED("[unattributed]");
+  NULL_COMPLETE_RQ("null_complete_rq");
 
   private final String symbol;
   private final String symbol516;

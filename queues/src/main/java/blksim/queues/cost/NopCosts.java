@@ -13,9 +13,9 @@ import blksim.config.CpuProfile;
  * io_uring_enter} calls (the syscall, {@code io_uring_enter}'s own work and {@code fdget_fdput},
  * one call per 32 nops), it is spread over the nop's functions in proportion to what the read's
  * rows give them (docs/costs.md section 6): rows 1 and 3, less the fixed-file lookup and the
- * rsrc-node reference that a nop does not take; io_issue_sqe's part of row 4 (3.02 of its 3.02 +
- * 2.60 + 4.67 %, section 2.6); row 18, less the rsrc-node reference. A nop costs those rows at
- * about half what they cost a read: its io_kiocb, SQE and CQE lines stay in L1 from submission to
+ * rsrc-node reference that a nop does not take; io_issue_sqe's part of row 4 ({@link
+ * ShapeSplits#ISSUE_PCT}); row 18, less the rsrc-node reference. A nop costs those rows at about
+ * half what they cost a read: its io_kiocb, SQE and CQE lines stay in L1 from submission to
  * completion, where a read's come back after a batch of block-layer work (our reading; no profile
  * of a nop splits it).
  */
@@ -23,7 +23,7 @@ final class NopCosts {
   private NopCosts() {}
 
   /** io_issue_sqe's part of row 4 in Jens Axboe's profile (docs/costs.md 2.6). */
-  static final double ISSUE_SHARE_OF_IO_READ = 3.02 / (3.02 + 2.60 + 4.67);
+  static final double ISSUE_SHARE_OF_IO_READ = ShapeSplits.ISSUE_PCT / ShapeSplits.ROW4_PCT;
 
   /** Nops per io_uring_enter in the measurement of {@code steps.nop} ({@code -s32 -c32}). */
   static final int MEASURED_PER_CALL = 32;

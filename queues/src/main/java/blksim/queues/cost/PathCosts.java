@@ -98,6 +98,10 @@ public final class PathCosts {
   static final double PART_STAT_CYCLES = 4;
 
   private final Map<KernelFn, CostStep> steps = new EnumMap<>(KernelFn.class);
+
+  /** What row 19's tail multiplies the per-I/O kernel rows by ({@link ShapeSplits}). */
+  private double tailFactor = 1;
+
   private final CostStep tctxTaskWorkPerRun;
   private final long lineTransferPs;
   private final long shortLockHoldPs;
@@ -122,18 +126,7 @@ public final class PathCosts {
         set(fn, p.scaledNs(fn.symbol()));
       }
     }
-    // Three rows of the shape split into the functions 5.16 batches (docs/kernel.md section 8);
-    // each
-    // split keeps its row's sum. __blk_mq_alloc_requests gives its tag, blk_mq_get_tag calling the
-    // out-of-line sbitmap_get for one test_and_set_bit_lock (a call, an atomic; Jens Axboe put the
-    // sbitmap at ~3 % of a ~140 ns peak run, docs/costs.md 2.5). bio_queue_enter gives the drop of
-    // its queue reference, blk_queue_exit, a third: the enter runs two RCU read-side sections
-    // (blk_try_enter_queue's and percpu_ref_tryget_live's), the exit one (percpu_ref_put), and
-    // those RCU calls are its cost (docs/costs.md 2.7). blk_mq_end_request gives the tag's return,
-    // blk_mq_free_request: a call, sbitmap_queue_clear's atomic clear, its ws_active load.
-    split(KernelFn.BLK_MQ_ALLOC_REQUESTS, KernelFn.SBITMAP_QUEUE_GET, call + atomic);
-    split(KernelFn.BIO_QUEUE_ENTER, KernelFn.BLK_QUEUE_EXIT, ns(KernelFn.BIO_QUEUE_ENTER) / 3);
-    split(KernelFn.BLK_MQ_END_REQUEST, KernelFn.BLK_MQ_FREE_REQUEST, call + atomic + l1);
+    ShapeSplits.apply(this, p, k, call, l1, atomic, f.ns(f.storeCycles()));
     VersionChanges.priceEarly(this, k, call, l1, f.ns(f.storeCycles()));
     // plug-batch-alloc: one call for the plug's tags, one cmpxchg loop on the word, and
     // percpu_ref_get_many of the queue references (a per-CPU add), whether the batch fits or not.
@@ -167,9 +160,12 @@ public final class PathCosts {
     set(KernelFn.FGET_FPUT, knobs.fixedFiles() ? 0 : 2 * atomic);
     add(KernelFn.BLKDEV_READ_ITER, inFile ? (inline ? l2 : 2 * l2) : call + 2 * l2);
     add(KernelFn.BLKDEV_DIRECT_IO, inFile ? l2 : (inline ? call : 2 * call) + 2 * l2);
-    set(KernelFn.BLKDEV_IOPOLL, inFile ? l2 : (inline ? 0 : call) + 2 * l2);
+    // bio_poll's bdev_get_queue: with bdev-cached-queue one load less
+    double pollQueue = k.has(Patch.BDEV_CACHED_QUEUE) ? l1 : 0;
+    set(
+        KernelFn.BLKDEV_IOPOLL,
+        Math.max(0, (inFile ? l2 : (inline ? 0 : call) + 2 * l2) - pollQueue));
     set(KernelFn.IO_DO_IOPOLL_EMPTY, p.scaledNs("io_do_iopoll"));
-    set(KernelFn.UNATTRIBUTED, p.scaledNs("unattributed"));
     set(KernelFn.END_REQUEST_STATS, iostats || !fastPath ? l2 : 0);
     set(
         KernelFn.BLK_ACCOUNT_IO_DONE,
@@ -198,7 +194,7 @@ public final class PathCosts {
     set(KernelFn.BLK_MQ_COMPLETE_REQUEST, 2 * call + l2);
     set(KernelFn.IO_REQ_TASK_WORK_ADD, atomic + irq);
     set(KernelFn.TCTX_TASK_WORK, call);
-    set(KernelFn.BIO_PUT_IRQ_LIST, p.scaledNs("bio_put") + irq);
+    set(KernelFn.BIO_PUT_IRQ_LIST, ns(KernelFn.BIO_PUT) + irq);
     set(KernelFn.BIO_ALLOC_IRQ_CACHE_SPLICE, irq);
     set(KernelFn.IRQ_ENTRY, f.syscallNs());
     set(KernelFn.HRTIMER_INTERRUPT, f.ktimeGetNs() + 2 * l2);
@@ -231,7 +227,7 @@ public final class PathCosts {
     double percpu = f.ns(PART_STAT_CYCLES);
     set(KernelFn.DM_SUBMIT_BIO, call + 2 * (atomic + l1) + 2 * l1 + 4 * store);
     set(KernelFn.DM_ALLOC_IO, call + 14 * store + percpu + l1);
-    set(KernelFn.BIO_ALLOC_CLONE, p.scaledNs("bio_alloc_kiocb"));
+    set(KernelFn.BIO_ALLOC_CLONE, ns(KernelFn.BIO_ALLOC_KIOCB));
     set(KernelFn.BIO_CLONE, call + 8 * store + 2 * l1);
     set(KernelFn.BIO_ASSOCIATE_BLKG, f.blkgAssociateNs());
     set(KernelFn.LINEAR_MAP, 3 * call + 4 * l1);
@@ -240,7 +236,7 @@ public final class PathCosts {
     set(KernelFn.CLONE_ENDIO, 2 * call + 2 * l2 + l1 + atomic);
     set(KernelFn.DM_IO_COMPLETE, 2 * call + percpu + l1);
     set(KernelFn.DM_POLL_BIO, call + 2 * store + l2);
-    set(KernelFn.BIO_POLL, call + 2 * l1);
+    set(KernelFn.BIO_POLL, call + 2 * l1 - pollQueue);
     set(KernelFn.QUEUE_IO, call + 3 * atomic + irq);
     set(KernelFn.DM_WQ_WORK, call + atomic + irq + 2 * l2);
     set(KernelFn.FIO_USER, p.scaledNs("fio_user_space"));
@@ -359,12 +355,21 @@ public final class PathCosts {
     return slabListHoldPs;
   }
 
+  void tailFactor(double m) {
+    tailFactor = m;
+  }
+
+  /** A step of {@code p}'s shape as the read's path prices it ({@link ShapeSplits#shapeNs}). */
+  double shapeNs(CpuProfile p, String step) {
+    return ShapeSplits.shapeNs(p, step, tailFactor);
+  }
+
   void set(KernelFn fn, double ns) {
     steps.put(fn, new CostStep(fn, ps(ns)));
   }
 
   /** Moves {@code ns} (at most all) of {@code from}'s cost to {@code to}. */
-  private void split(KernelFn from, KernelFn to, double ns) {
+  void split(KernelFn from, KernelFn to, double ns) {
     double moved = Math.min(ns, ns(from));
     set(to, moved);
     set(from, ns(from) - moved);

@@ -12,8 +12,8 @@ import blksim.config.Patch;
  * <ul>
  *   <li>{@code submitter_sync_fn}: the prep half of row 1, which picks the file and draws the
  *       offset; a sync loop has no SQE or CQE to write or read.
- *   <li>{@code vfs_readv}: io_read's work less io_issue_sqe's (row 4 times 2.60 + 4.67 of its 3.02
- *       + 2.60 + 4.67 %, docs/costs.md 2.6): the kiocb set up, the iovec imported, {@code
+ *   <li>{@code vfs_readv}: row 4 less io_issue_sqe ({@code io_prep_rw}, the import and {@code
+ *       io_read}'s own, {@link ShapeSplits}): the kiocb set up, the iovec imported, {@code
  *       rw_verify_area}; and {@code fsnotify_access} (a call, a load).
  *   <li>{@code __blkdev_direct_IO_simple}: what {@code __blkdev_direct_IO} costs (the bdev lookup,
  *       the bio's set-up), with the wait: {@code set_current_state} twice (a full barrier each,
@@ -28,7 +28,7 @@ import blksim.config.Patch;
 final class SyncCosts {
   private SyncCosts() {}
 
-  /** io_prep_rw and __io_import_iovec's part of row 4 (docs/costs.md 2.6). */
+  /** io_prep_rw's, the import's and io_read's own part of row 4 (docs/costs.md 2.6). */
   static final double IMPORT_SHARE_OF_IO_READ = 1 - NopCosts.ISSUE_SHARE_OF_IO_READ;
 
   /** bio_endio's part of row 15 (docs/costs.md 2.5). */
@@ -43,13 +43,13 @@ final class SyncCosts {
       double atomic,
       double store) {
     c.set(KernelFn.SUBMITTER_SYNC_FN, p.scaledNs("prep_more_ios_uring"));
-    c.set(KernelFn.VFS_READV, p.scaledNs("io_read") * IMPORT_SHARE_OF_IO_READ + call + l1);
+    c.set(KernelFn.VFS_READV, c.shapeNs(p, "io_read") * IMPORT_SHARE_OF_IO_READ + call + l1);
     c.set(
         KernelFn.BLKDEV_DIRECT_IO_SIMPLE, c.ns(KernelFn.BLKDEV_DIRECT_IO) + 2 * atomic + l1 + call);
     double rqQos = k.has(Patch.BIO_TRACKED_RQ_QOS) ? 3 * l1 : 0;
     c.set(
         KernelFn.BIO_ENDIO,
-        Math.max(0, p.scaledNs("blkdev_bio_end_io_async") * BIO_ENDIO_SHARE - rqQos));
+        Math.max(0, c.shapeNs(p, "blkdev_bio_end_io_async") * BIO_ENDIO_SHARE - rqQos));
     c.set(KernelFn.BLKDEV_BIO_END_IO_SIMPLE, call + l1 + 2 * store);
   }
 }

@@ -29,21 +29,29 @@ final class VersionChanges {
     }
     if (k.has(Patch.RQF_ELV)) {
       // blk_mq_rq_ctx_init, blk_mq_submit_bio, the issue and blk_mq_free_request
-      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, l1);
+      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, l1);
       c.reduce(KernelFn.BLK_MQ_SUBMIT_BIO, l1);
       c.reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, l1);
       c.reduce(KernelFn.BLK_MQ_FREE_REQUEST, l1);
     }
     if (k.has(Patch.RQ_CTX_INIT_NO_ELV)) {
       // INIT_HLIST_NODE(&rq->hash) and RB_CLEAR_NODE(&rq->rb_node), and q/ctx/hctx loaded again
-      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, 3 * store + 2 * l1);
+      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, 3 * store + 2 * l1);
     }
     if (k.has(Patch.REMOVE_CTX_COUNTERS)) {
-      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, counter);
+      // ctx->rq_dispatched in blk_mq_rq_ctx_init, ctx->rq_completed in blk_mq_free_request
+      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, counter);
       c.reduce(KernelFn.BLK_MQ_FREE_REQUEST, counter);
     }
+    if (k.has(Patch.BDEV_CACHED_QUEUE)) {
+      // bdev->bd_queue for bdev->bd_disk->queue: one L1 load less at each bdev_get_queue
+      c.reduce(KernelFn.SUBMIT_BIO_NOACCT, l1);
+      c.reduce(KernelFn.BIO_QUEUE_ENTER, l1);
+      c.reduce(KernelFn.BLK_MQ_SUBMIT_BIO, l1);
+    }
     if (k.has(Patch.REMOVE_HCTX_COUNTERS)) {
-      c.reduce(KernelFn.BLK_MQ_ALLOC_REQUESTS, counter);
+      // hctx->queued in blk_mq_rq_ctx_init
+      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, counter);
       c.reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, counter);
       c.reduce(KernelFn.IO_DO_IOPOLL, 3 * counter);
     }
