@@ -14,7 +14,7 @@ final class CpuPaths {
   /** io_submit_sqes to the bio allocation, per SQE. */
   static final KernelFn[] SUBMIT_PATH = {
     KernelFn.IO_SUBMIT_SQES,
-    KernelFn.FGET_FPUT,
+    KernelFn.FGET,
     KernelFn.IO_PREP_RW,
     KernelFn.IO_ISSUE_SQE,
     KernelFn.IO_READ,
@@ -36,12 +36,15 @@ final class CpuPaths {
 
   /** io_submit_one down to the bio's allocation, per iocb; fget, no registered file. */
   static final KernelFn[] IO_SUBMIT_ONE_PATH = {
-    KernelFn.IO_SUBMIT_ONE, KernelFn.FGET_FPUT, KernelFn.BLKDEV_READ_ITER, KernelFn.BLKDEV_DIRECT_IO
+    KernelFn.IO_SUBMIT_ONE, KernelFn.FGET, KernelFn.BLKDEV_READ_ITER, KernelFn.BLKDEV_DIRECT_IO
   };
 
   /** An aio read's bio ended: blkdev_bio_end_io_async, its pages, aio_complete_rw; per bio. */
   static final KernelFn[] AIO_END_IO_PATH = {
-    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.AIO_COMPLETE_RW
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC,
+    KernelFn.BIO_RELEASE_PAGES,
+    KernelFn.AIO_COMPLETE_RW,
+    KernelFn.FPUT
   };
 
   /** io_getevents ({@code -a1}), per call. */
@@ -65,11 +68,12 @@ final class CpuPaths {
   /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
   static final KernelFn[] FAILED_SUBMIT_PATH = {
     KernelFn.IO_SUBMIT_SQES,
-    KernelFn.FGET_FPUT,
+    KernelFn.FGET,
     KernelFn.IO_PREP_RW,
     KernelFn.IO_ISSUE_SQE,
     KernelFn.IO_READ,
-    KernelFn.IO_IMPORT_IOVEC
+    KernelFn.IO_IMPORT_IOVEC,
+    KernelFn.FPUT
   };
 
   /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */
@@ -95,7 +99,7 @@ final class CpuPaths {
 
   /** tctx_task_work per request: complete it and post its CQE. */
   static final KernelFn[] TASK_WORK_PATH = {
-    KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
+    KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, KernelFn.FPUT
   };
 
   /**

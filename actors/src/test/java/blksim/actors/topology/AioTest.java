@@ -29,7 +29,7 @@ class AioTest {
     long submitted = res.submitters().get(0).accepted();
     assertEquals(submitted, steps.get("io_submit_one").calls(), "one aio_kiocb per iocb");
     assertEquals(submitted, steps.get("aio_complete_rw").calls(), "each read posts an event");
-    assertEquals(submitted, steps.get("fget_fput").calls(), "aio has no registered files");
+    assertEquals(submitted, steps.get("__fget_files").calls(), "aio has no registered files");
     long submits = steps.get("io_submit").calls();
     assertEquals(submits, steps.get("io_getevents").calls(), "-d32 -s32 -c32: a wait per batch");
     assertEquals(submits + steps.get("io_getevents").calls(), res.calls());

@@ -10,9 +10,16 @@ public enum KernelFn implements CostId {
   REAP_EVENTS_URING("reap_events_uring"),
   SYSCALL("entry_SYSCALL_64"),
   IO_URING_ENTER("io_uring_enter"),
-  FDGET_FDPUT("fdget_fdput"),
+  /**
+   * {@code fdget} of the ring's fd per {@code io_uring_enter} and its {@code fdput}: {@code
+   * __fget_light}, which takes a reference since t/io_uring's threads share their file table.
+   */
+  FDGET_FDPUT("__fget_light"),
   IO_SUBMIT_SQES("io_submit_sqes"),
-  FGET_FPUT("fget_fput"),
+  /** A file's reference per request without {@code -F1}: {@code fget} ({@code __fget_files}). */
+  FGET("__fget_files"),
+  /** Its drop when the request is freed, after its completion. */
+  FPUT("fput"),
   /** {@code io_issue_sqe}'s part of a read's issue (row 4): the opcode switch, the issue flags. */
   IO_ISSUE_SQE("io_issue_sqe"),
   /** {@code io_prep_rw}: the kiocb from the SQE (row 4). */
@@ -128,7 +135,8 @@ public enum KernelFn implements CostId {
   BLK_MQ_START_REQUEST("blk_mq_start_request"),
   NULL_QUEUE_RQ("null_queue_rq"),
   IO_DO_IOPOLL("io_do_iopoll"),
-  IO_DO_IOPOLL_EMPTY("io_do_iopoll (found nothing)"),
+  /** A pass of {@code io_do_iopoll} that found nothing. */
+  IO_DO_IOPOLL_EMPTY("io_do_iopoll"),
   BLKDEV_IOPOLL("blkdev_iopoll", "iocb_bio_iopoll"),
   NULL_POLL("null_poll"),
   BLK_MQ_COMPLETE_REQUEST("blk_mq_complete_request"),
@@ -148,7 +156,8 @@ public enum KernelFn implements CostId {
   BLKDEV_BIO_END_IO_ASYNC("blkdev_bio_end_io_async"),
   BIO_RELEASE_PAGES("bio_release_pages"),
   BIO_PUT("bio_put"),
-  BIO_PUT_IRQ_LIST("bio_put (free_list_irq)"),
+  /** {@code bio_put} to the IRQ-safe list of the per-CPU cache (bio-cache-irq-list). */
+  BIO_PUT_IRQ_LIST("bio_put"),
   BIO_ALLOC_IRQ_CACHE_SPLICE("bio_alloc_irq_cache_splice"),
   BIO_FREE("bio_free"),
   IO_REQ_TASK_WORK_ADD("io_req_task_work_add"),
@@ -173,7 +182,8 @@ public enum KernelFn implements CostId {
   VMSTAT_UPDATE("vmstat_update"),
   NULL_TIMER_FN("null_cmd_timer_expired"),
   TRY_TO_WAKE_UP("try_to_wake_up"),
-  BLK_MQ_GET_TAG_FAILED("blk_mq_get_tag (no tag)"),
+  /** {@code blk_mq_get_tag} that found no tag. */
+  BLK_MQ_GET_TAG_FAILED("blk_mq_get_tag"),
   /**
    * A task without REQ_NOWAIT joins the tag wait queue before it sleeps (sbitmap_prepare_to_wait).
    */
@@ -183,7 +193,8 @@ public enum KernelFn implements CostId {
   IO_QUEUE_ASYNC_WORK("io_queue_async_work"),
   IO_WQ_SUBMIT_WORK("io_wq_submit_work"),
   COND_RESCHED("__cond_resched"),
-  IO_IOPOLL_REQ_ISSUED("io_iopoll_req_issued (uring_lock)"),
+  /** {@code io_iopoll_req_issued} from io-wq, which takes {@code uring_lock}. */
+  IO_IOPOLL_REQ_ISSUED("io_iopoll_req_issued"),
   DM_SUBMIT_BIO("dm_submit_bio"),
   DM_ALLOC_IO("alloc_io"),
   BIO_ALLOC_CLONE("bio_alloc_clone"),

@@ -157,7 +157,8 @@ public final class PathCosts {
     set(KernelFn.IO_IOPOLL_COMPLETE, ns(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS));
     set(KernelFn.SYSCALL, f.syscallNs());
     set(KernelFn.FDGET_FDPUT, knobs.registeredRing() ? 0 : p.scaledNs("fdget_fdput"));
-    set(KernelFn.FGET_FPUT, knobs.fixedFiles() ? 0 : 2 * atomic);
+    set(KernelFn.FGET, knobs.fixedFiles() ? 0 : atomic);
+    set(KernelFn.FPUT, knobs.fixedFiles() ? 0 : atomic);
     add(KernelFn.BLKDEV_READ_ITER, inFile ? (inline ? l2 : 2 * l2) : call + 2 * l2);
     add(KernelFn.BLKDEV_DIRECT_IO, inFile ? l2 : (inline ? call : 2 * call) + 2 * l2);
     // bio_poll's bdev_get_queue: with bdev-cached-queue one load less
