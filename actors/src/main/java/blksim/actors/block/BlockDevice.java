@@ -71,12 +71,17 @@ public final class BlockDevice {
 
   /**
    * A task that slept in {@code blk_mq_get_tag} (a bio without REQ_NOWAIT that found no tag) runs
-   * again: it tries the tag again, and goes on with the submission of {@code bios} (its one bio).
+   * again: it tries the tag again, and goes on with the submission of {@code bios}, the one that
+   * found no tag first ({@link Slept#bios}).
    */
   public record TagRetry(long atPs, Call call, List<Bio> bios) implements Command {}
 
-  /** The caller's task went to sleep for a tag at {@code atPs}: its CPU is idle from then. */
-  public record Slept(long atPs) implements Reply {}
+  /**
+   * The caller's task went to sleep for a tag at {@code atPs}: its CPU is idle from then. {@code
+   * bios} are what it has still to submit, the one that found no tag first; the bios before them
+   * were plugged, and {@code schedule()} flushed the plug ({@code blk_flush_plug}) before sleeping.
+   */
+  public record Slept(long atPs, List<Bio> bios) implements Reply {}
 
   /**
    * The caller's task sleeps on the hardware queue's tag wait queue ({@code

@@ -27,7 +27,9 @@ import java.util.List;
  * IOCB_ALLOC_CACHE}), under a plug of more than 2 (no {@code nr_ios}); with irqmode 0 or 1 the
  * request ends in {@code queue_rq} as the plug is flushed, and {@code aio_complete_rw} puts its
  * event in the ring before {@code io_submit} returns; with irqmode 2 it ends in its timer's
- * interrupt, which wakes the task if it sleeps in {@code io_getevents}.
+ * interrupt, which wakes the task if it sleeps in {@code io_getevents}. A bio that finds no tag
+ * (more requests at once than the queue has tags, with irqmode 2) sleeps in {@code blk_mq_get_tag}
+ * until a freed tag wakes it, and {@code io_submit} goes on.
  */
 final class AioPath implements ThreadLoop {
   /** What the thread does when a syscall returns to user space. */
@@ -46,6 +48,11 @@ final class AioPath implements ThreadLoop {
   private List<IoEvent> events = List.of();
   private Returned returned;
   private int toWait;
+
+  /**
+   * What io_submit has still to submit while it sleeps for a tag, the bio that found none first.
+   */
+  private List<Bio> waitingForTag = List.of();
 
   AioPath(CpuCore c, SubmitterPath thread) {
     this.c = c;
@@ -100,6 +107,20 @@ final class AioPath implements ThreadLoop {
     } else if (m instanceof BlockDevice.Submitted q) {
       loop.answered(Phase.SUBMIT_BIOS);
       queued(q, out);
+    } else if (m instanceof BlockDevice.Slept s) {
+      // blk_mq_get_tag: asleep on the tag wait queue, the plug's requests flushed; the CPU idles
+      loop.answered(Phase.SUBMIT_BIOS);
+      waitingForTag = s.bios();
+      thread.sleep(s.atPs(), Phase.TAG_SLEEP);
+    } else if (m instanceof BlockDevice.Woken w) {
+      loop.answered(Phase.TAG_SLEEP);
+      List<Bio> bios = waitingForTag;
+      waitingForTag = List.of();
+      send(
+          Phase.SUBMIT_BIOS,
+          groups.peekFirst().to(),
+          new BlockDevice.TagRetry(w.atPs(), c.call(CpuTime.SUBMIT), bios),
+          out);
     } else if (m instanceof BioSetCache.Put p) {
       loop.answered(Phase.PUT_SUBMITTED);
       nextGroup(p.atPs(), out);
@@ -215,7 +236,7 @@ final class AioPath implements ThreadLoop {
       return;
     }
     if (ctx.available() < toWait) {
-      thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1));
+      thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), Phase.SLEEP);
       return;
     }
     events = ctx.readEvents(toWait);

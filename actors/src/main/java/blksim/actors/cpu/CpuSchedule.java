@@ -64,6 +64,21 @@ final class CpuSchedule {
   void onBlockReply(BlockDevice.Reply m, Outbox out) {
     if (m instanceof BlockDevice.IrqEnded ended) {
       irqReturned(irq.onIrqEnded(ended, out), out);
+    } else if (m instanceof BlockDevice.Woken && inIrq) {
+      // this CPU's interrupt freed the tag: the woken thread runs when the interrupt is over
+      stashed = m;
+    } else if (m instanceof BlockDevice.Slept) {
+      // the thread sleeps for a tag: the CPU is idle, and takes the interrupts that waited
+      run.handle(m, out);
+      if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
+        inIrq = true;
+        irqReturned(
+            irq.start(
+                Math.max(m.atPs(), thread.freeAtPs()), drainPending(), pendingTicks.drain(), out),
+            out);
+      } else {
+        idleSoftirq(m.atPs(), out);
+      }
     } else {
       onThreadReply(m, out);
     }

@@ -16,6 +16,9 @@ final class StashedReply {
     if (m instanceof BlockDevice.Submitted b) {
       return new BlockDevice.Submitted(t, b.count(), b.ended(), b.wouldBlock());
     }
+    if (m instanceof BlockDevice.Woken) {
+      return new BlockDevice.Woken(t);
+    }
     if (m instanceof BlockDevice.Polled p) {
       return new BlockDevice.Polled(t, p.ended());
     }

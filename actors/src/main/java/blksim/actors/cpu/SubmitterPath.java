@@ -225,7 +225,7 @@ final class SubmitterPath implements ThreadLoop {
       }
       case SLEEP -> {
         t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
-        sleep(t);
+        sleep(t, Phase.SLEEP);
       }
     }
   }
@@ -358,9 +358,12 @@ final class SubmitterPath implements ThreadLoop {
     c.ring.auditAgainst(c.sub, books, name);
   }
 
-  /** The thread goes to sleep at {@code t}, its CPU idle until an interrupt wakes it. */
-  void sleep(long t) {
-    loop.to(Phase.SLEEP);
+  /**
+   * The thread goes to sleep at {@code t} ({@code how}: io_cqring_wait's and the like, or a tag's),
+   * its CPU idle until it is woken.
+   */
+  void sleep(long t, Phase how) {
+    loop.to(how);
     freeAtPs = t;
   }
 

@@ -85,7 +85,7 @@ final class SyncReadPath implements ThreadLoop {
         poll(q.atPs(), out);
       } else {
         // blk_io_schedule: the task sleeps until the interrupt that ends its bio wakes it
-        thread.sleep(q.atPs() + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1));
+        thread.sleep(q.atPs() + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), Phase.SLEEP);
       }
     } else if (m instanceof BlockDevice.Polled p) {
       loop.answered(Phase.POLL);
@@ -96,7 +96,7 @@ final class SyncReadPath implements ThreadLoop {
         waitOver(t, out); // another thread's poll ended it first
       } else {
         // bio_poll found nothing: blk_io_schedule until the poll that ends it wakes the task
-        thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1));
+        thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), Phase.SLEEP);
       }
     } else if (m instanceof Cpu.Resume r) {
       loop.answered(Phase.RETURN);
@@ -149,7 +149,7 @@ final class SyncReadPath implements ThreadLoop {
     t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
     if (bio.owner() != null) {
       // woken, but bi_private is still set: the loop sleeps again
-      thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1));
+      thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), Phase.SLEEP);
       return;
     }
     waitOver(t, out);

@@ -110,7 +110,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
 
   private void onUpper(FromUpper m, Outbox out) {
     if (m.command() instanceof BlockDevice.SubmitBio s) {
-      onSubmitBios(s, out);
+      submit(s.call(), s.atPs(), s.bios(), s.plugNrIos(), new Plug(), out);
     } else if (m.command() instanceof BlockDevice.TagRetry r) {
       onTagRetry(r, out);
     } else {
@@ -118,31 +118,34 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
   }
 
-  private void onSubmitBios(BlockDevice.SubmitBio m, Outbox out) {
-    int cpu = m.call().cpu();
-    Plug plug = new Plug();
+  /**
+   * {@code blk_mq_submit_bio} of {@code bios} into {@code plug}, then its flush. A bio without
+   * REQ_NOWAIT that finds no tag sleeps in {@code blk_mq_get_tag} with the bios after it, once the
+   * plug is flushed ({@code schedule()}'s {@code blk_flush_plug}).
+   */
+  private void submit(Call call, long atPs, List<Bio> bios, int plugNrIos, Plug plug, Outbox out) {
+    int cpu = call.cpu();
     PlugAlloc alloc =
         new PlugAlloc(
             hctx,
-            features.plugBatchAlloc() ? m.plugNrIos() : 1,
+            features.plugBatchAlloc() ? plugNrIos : 1,
             features.nomerges() < 2 ? PlugAlloc.Limits.NULL_BLK : null);
     int remote = 0;
     int remoteRqs = 0;
     int[] how = new int[PlugAlloc.How.values().length];
     List<Bio> wouldBlock = new ArrayList<>();
-    for (Bio bio : m.bios()) {
-      PlugAlloc.Got a = alloc.get(cpu, bio, m.atPs());
+    List<Bio> rest = null;
+    for (int i = 0; i < bios.size() && rest == null; i++) {
+      Bio bio = bios.get(i);
+      PlugAlloc.Got a = alloc.get(cpu, bio, atPs);
+      Request rq = a.rq();
+      if (rq == null && waits.blocks(bio)) {
+        rest = bios.subList(i, bios.size());
+        continue;
+      }
       how[a.how().ordinal()]++;
       remote += a.tagWordRemote() ? 1 : 0;
       remoteRqs += a.requestsRemote();
-      Request rq = a.rq();
-      if (rq == null && waits.blocks(bio)) {
-        // io-wq's issue, without REQ_NOWAIT: blk_mq_get_tag sleeps on the tag wait queue
-        long t = m.atPs() + charge(m.call(), HctxPaths.TAG_SLEEP_PATH, 1);
-        waits.sleep(m.call(), m.bios(), t);
-        out.send(m.call().replyTo(), new BlockDevice.Slept(t));
-        return;
-      }
       if (rq == null) {
         // blk_mq_get_new_requests under REQ_NOWAIT: bio_wouldblock_error, BLK_STS_AGAIN.
         bio.setStatus(-BlockDevice.BLK_STS_AGAIN_ERRNO);
@@ -155,31 +158,43 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       }
     }
     int merged = how[PlugAlloc.How.MERGED.ordinal()] + how[PlugAlloc.How.MERGED_CACHED.ordinal()];
-    int unused = alloc.finish(cpu, m.atPs());
-    long t = m.atPs();
+    int unused = alloc.finish(cpu, atPs);
+    long t = atPs;
     for (PlugAlloc.How h : HctxPaths.CHARGE_ORDER) {
-      t += charge(m.call(), HctxPaths.of(h), how[h.ordinal()]);
+      t += charge(call, HctxPaths.of(h), how[h.ordinal()]);
       if (h == PlugAlloc.How.NO_TAG) {
-        t += charge(m.call(), HctxPaths.UNUSED_PATH, unused);
+        t += charge(call, HctxPaths.UNUSED_PATH, unused);
       }
     }
-    int missed = features.nomerges() < 2 ? m.bios().size() - merged : 0;
+    int tried = bios.size() - (rest == null ? 0 : rest.size());
+    int missed = features.nomerges() < 2 ? tried - merged : 0;
     t +=
-        (missed > 0 ? charge(m.call(), HctxPaths.MERGE_MISS_PATH, missed) : 0)
-            + (sched == null ? 0 : sched.bioMerges(m.call(), missed, t))
-            + (sched == null ? 0 : sched.prepare(m.call(), plug.size() + unused))
-            + charger.charge(cpu, m.call().what(), sbitmapLine, remote)
-            + charger.charge(cpu, m.call().what(), requestLine, remoteRqs);
-    t += wakeSleepers(m.call(), unused, t, out);
-    int queued = m.bios().size() - wouldBlock.size();
-    if (queued == 0) {
-      out.send(m.call().replyTo(), new BlockDevice.Submitted(t, 0, List.of(), wouldBlock));
+        (missed > 0 ? charge(call, HctxPaths.MERGE_MISS_PATH, missed) : 0)
+            + (sched == null ? 0 : sched.bioMerges(call, missed, t))
+            + (sched == null ? 0 : sched.prepare(call, plug.size() + unused))
+            + charger.charge(cpu, call.what(), sbitmapLine, remote)
+            + charger.charge(cpu, call.what(), requestLine, remoteRqs);
+    t += wakeSleepers(call, unused, t, out);
+    if (rest != null && plug.size() == 0) {
+      sleep(call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
+      return;
+    }
+    waits.sleepAfterFlush(cpu, rest);
+    if (plug.size() == 0) {
+      out.send(call.replyTo(), new BlockDevice.Submitted(t, 0, List.of(), wouldBlock));
       return;
     }
     if (!wouldBlock.isEmpty()) {
       this.wouldBlock.put(cpu, wouldBlock);
     }
-    dispatch(m.call(), plug, t, queued, out);
+    dispatch(call, plug, t, plug.size(), out);
+  }
+
+  /** The task sleeps on the tag wait queue, with {@code bios} still to submit. */
+  private void sleep(Call call, List<Bio> bios, long t, KernelFn[] path, Outbox out) {
+    t += charge(call, path, 1);
+    waits.sleep(call, bios, t);
+    out.send(call.replyTo(), new BlockDevice.Slept(t, List.copyOf(bios)));
   }
 
   /**
@@ -190,9 +205,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     Bio bio = m.bios().get(0);
     HwCtx.Alloc a = hctx.alloc(m.call().cpu(), bio, m.atPs());
     if (a.rq() == null) {
-      long t = m.atPs() + charge(m.call(), HctxPaths.TAG_SLEEP_AGAIN_PATH, 1);
-      waits.sleep(m.call(), m.bios(), t);
-      out.send(m.call().replyTo(), new BlockDevice.Slept(t));
+      sleep(m.call(), m.bios(), m.atPs(), HctxPaths.TAG_SLEEP_AGAIN_PATH, out);
       return;
     }
     bio.setCookie(hctx.index());
@@ -203,7 +216,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
             + charge(m.call(), HctxPaths.TAG_WOKEN_PATH, 1)
             + charger.charge(
                 m.call().cpu(), m.call().what(), sbitmapLine, a.tagWordRemote() ? 1 : 0);
-    dispatch(m.call(), plug, t, 1, out);
+    submit(m.call(), t, m.bios().subList(1, m.bios().size()), 1, plug, out);
   }
 
   /** blk_mq_flush_plug_list of what the submission plugged: the driver's queue_rq. */
@@ -285,6 +298,14 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       return;
     }
     List<Bio> failed = wouldBlock.remove(cpu);
+    List<Bio> rest = waits.flushedBeforeSleep(cpu);
+    if (rest != null) {
+      if (!ended.isEmpty() || failed != null) {
+        throw new InvariantBroken(name() + ": a plug flushed before a tag sleep ended requests");
+      }
+      sleep(call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
+      return;
+    }
     out.send(
         call.replyTo(),
         new BlockDevice.Submitted(
@@ -332,14 +353,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
   }
 
-  /** {@code sbitmap_queue_wake_up} after {@code freed} tags went back: the time its wakes took. */
   private long wakeSleepers(Call call, int freed, long t, Outbox out) {
-    List<TagWaits.Sleeper> woken = waits.freed(freed);
-    long ps = charge(call, KernelFn.TRY_TO_WAKE_UP, woken.size());
-    for (TagWaits.Sleeper s : woken) {
-      out.send(s.call().replyTo(), new BlockDevice.Woken(Math.max(t + ps, s.sleptAtPs())));
-    }
-    return ps;
+    return waits.wakeUp(charger, call, freed, t, out);
   }
 
   private long charge(Call call, KernelFn fn, int calls) {
@@ -363,10 +378,17 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     return sched == null ? null : sched.stats();
   }
 
+  /** Times a task slept on this queue's tag wait queue. */
+  public long tagSleeps() {
+    return waits.sleeps();
+  }
+
   /** The hardware context's books, and nothing of a call left half done here. */
   public void audit(blksim.queues.books.Books books) {
     hctx.audit(books);
-    books.check(waits.asleep() == 0, name() + ": tasks still asleep on the tag wait queue");
+    books.check(
+        waits.asleep() + waits.flushing() == 0,
+        name() + ": tasks still asleep, or going to sleep, on the tag wait queue");
     books.check(wouldBlock.isEmpty(), name() + ": bios that found no tag never ended (-EAGAIN)");
     books.check(
         sched == null || sched.waiting() == 0,

@@ -27,7 +27,9 @@ final class TagWaits {
 
   private final int wakeBatch;
   private final ArrayDeque<Sleeper> asleep = new ArrayDeque<>();
+  private final java.util.Map<Integer, List<Bio>> afterFlush = new java.util.HashMap<>();
   private int waitCnt;
+  private long sleeps;
 
   /**
    * @param depth the queue's tags
@@ -41,16 +43,16 @@ final class TagWaits {
   /**
    * Whether a bio that found no tag sleeps for one: io-wq's issue of an io_uring read, which has
    * neither REQ_NOWAIT nor REQ_POLLED ({@code bio_set_polled} sets REQ_NOWAIT for async polled
-   * I/O). Others end with BLK_STS_AGAIN.
+   * I/O), and an aio read's (io_submit). Others end with BLK_STS_AGAIN.
    */
   boolean blocks(Bio bio) {
-    return !bio.nowait() && !bio.polled() && bio.owner() instanceof IoKiocb;
+    return !bio.nowait()
+        && !bio.polled()
+        && (bio.owner() instanceof IoKiocb || bio.owner() instanceof blksim.queues.aio.AioKiocb);
   }
 
   void sleep(BlockDevice.Call call, List<Bio> bios, long atPs) {
-    if (bios.size() != 1) {
-      throw new IllegalStateException("a blocking submission of " + bios.size() + " bios");
-    }
+    sleeps++;
     if (asleep.isEmpty()) {
       waitCnt = wakeBatch;
     }
@@ -72,6 +74,51 @@ final class TagWaits {
       }
     }
     return woken;
+  }
+
+  /**
+   * {@code cpu}'s task found no tag for the first of {@code bios} (null: it did not) with requests
+   * in its plug: it sleeps once the plug's flush has been queued.
+   */
+  void sleepAfterFlush(int cpu, List<Bio> bios) {
+    if (bios != null) {
+      afterFlush.put(cpu, List.copyOf(bios));
+    }
+  }
+
+  /** What {@code cpu}'s task sleeps with now that its plug was flushed, or null. */
+  List<Bio> flushedBeforeSleep(int cpu) {
+    return afterFlush.remove(cpu);
+  }
+
+  /**
+   * {@code sbitmap_queue_wake_up} after {@code freed} tags went back, charged to {@code call}'s
+   * CPU: each woken task's {@code try_to_wake_up}. Returns the time the wakes took.
+   */
+  long wakeUp(
+      blksim.actors.engine.Charger charger,
+      BlockDevice.Call call,
+      int freed,
+      long t,
+      blksim.actors.engine.Outbox out) {
+    List<Sleeper> woken = freed(freed);
+    long ps =
+        charger.charge(
+            call.cpu(), call.what(), blksim.queues.cost.KernelFn.TRY_TO_WAKE_UP, woken.size());
+    for (Sleeper s : woken) {
+      out.send(s.call().replyTo(), new BlockDevice.Woken(Math.max(t + ps, s.sleptAtPs())));
+    }
+    return ps;
+  }
+
+  /** Times a task went to sleep here. */
+  long sleeps() {
+    return sleeps;
+  }
+
+  /** Tasks whose plug is being flushed before they sleep. */
+  int flushing() {
+    return afterFlush.size();
   }
 
   /** Tasks asleep now. */

@@ -57,6 +57,7 @@ public record RunResult(
    * @param nrTags tags it has (hw_queue_depth)
    * @param dispatched requests handed to the driver
    * @param noTag bios that found no free tag and ended with -EAGAIN (REQ_NOWAIT)
+   * @param tagWaits times a task whose bio had no REQ_NOWAIT slept on the tag wait queue
    * @param busy requests the driver returned BLK_STS_RESOURCE for (null_blk's requeue= fault
    *     injection), dispatched again by kblockd
    * @param requeued requests the driver gave to blk_mq_requeue_request, likewise
@@ -69,6 +70,7 @@ public record RunResult(
       int nrTags,
       long dispatched,
       long noTag,
+      long tagWaits,
       long busy,
       long requeued,
       long merged,

@@ -54,11 +54,36 @@ class AioTest {
   }
 
   @Test
-  void aioReadsThatWouldSleepOrTakeAnInterruptShouldBeRefusedByName() {
-    ConfigError timer = Runs.refused(AIO, "null-blk.irqmode=2", "null-blk.hw-queue-depth=31");
-    assertTrue(timer.getMessage().contains("32 requests at once"), timer.getMessage());
+  void aSleepForATagWhoseFlushEndsRequestsShouldBeRefusedByName() {
     ConfigError tags = Runs.refused(AIO, "null-blk.hw-queue-depth=16");
-    assertTrue(tags.getMessage().contains("io_submit sleeping for a tag"), tags.getMessage());
+    assertTrue(tags.getMessage().contains("32 requests at once"), tags.getMessage());
+    assertTrue(
+        tags.getMessage().contains("io_submit sleeping for a tag while its requests end in"),
+        tags.getMessage());
+  }
+
+  @Test
+  void ioSubmitShouldFlushItsPlugAndSleepForATagUntilATimerFreesOne() {
+    // a batch of 32 on 16 tags: the 17th bio finds none, schedule() flushes the 16 before it,
+    // and every wake_batch (16 / 8 = 2) frees of their timers wake the task to try again
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                AIO,
+                "null-blk.irqmode=2",
+                "null-blk.completion-nsec=10000",
+                "null-blk.hw-queue-depth=16"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Hctx h = res.hctxs().get(0);
+    Map<String, CostLedger.Entry> steps = res.ledger().steps(0);
+    assertTrue(h.tagWaits() > 0, "io_submit slept for tags");
+    assertEquals(0, h.noTag(), "no REQ_NOWAIT: nothing ends with -EAGAIN");
+    assertEquals(h.tagWaits(), steps.get("sbitmap_prepare_to_wait").calls(), "one per sleep");
+    assertEquals(16, h.maxInUse(), "the 16 tags, never more");
+    assertEquals(res.submitters().get(0).accepted(), h.dispatched(), "every bio got its request");
+    long submits = steps.get("io_submit").calls();
+    assertTrue(h.tagWaits() >= submits, "each batch of 32 sleeps at least once on 16 tags");
+    assertTrue(res.ledger().time(0, CpuTime.IRQ) > 0, "the timers end the requests");
   }
 
   @Test

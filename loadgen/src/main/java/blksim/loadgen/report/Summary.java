@@ -119,6 +119,9 @@ public final class Summary {
               + (h.noTag() == 0
                   ? ""
                   : "; " + h.noTag() + " bios found no tag (REQ_NOWAIT: -EAGAIN)")
+              + (h.tagWaits() == 0
+                  ? ""
+                  : "; " + h.tagWaits() + " tag waits (no REQ_NOWAIT: asleep in blk_mq_get_tag)")
               + (h.busy() + h.requeued() == 0
                   ? ""
                   : "; requeued by the driver: "

@@ -36,6 +36,11 @@ public final class EnterLoop {
     RESCHED(true),
     /** {@code io_cqring_wait} put the thread to sleep; task_work wakes it. */
     SLEEP(false),
+    /**
+     * {@code blk_mq_get_tag} put the thread to sleep on the tag wait queue ({@code io_submit}'s
+     * bios have no REQ_NOWAIT); a freed tag wakes it.
+     */
+    TAG_SLEEP(false),
     /** The thread ended; what it left in the kernel is reaped by the ring's teardown. */
     EXITED(false);
 
