@@ -33,6 +33,10 @@ final class SyncReadPath implements ThreadLoop {
   private final Waiter waiter;
   private Sqe read;
   private Bio bio;
+
+  /** Where the read's bio went: the hardware queue it sleeps on if it finds no tag. */
+  private SimRef<BlockDevice.Command> queue;
+
   private long calls;
   private long returned;
 
@@ -62,9 +66,10 @@ final class SyncReadPath implements ThreadLoop {
       // submit_bio_noacct on a queue without QUEUE_FLAG_POLL clears REQ_POLLED
       polled = false;
     }
+    queue = disk.submitTo(c.index, polled);
     send(
         Phase.SUBMIT_BIOS,
-        disk.submitTo(c.index, polled),
+        queue,
         new BlockDevice.SubmitBio(t, c.call(CpuTime.SUBMIT), List.of(bio)),
         out);
   }
@@ -98,6 +103,17 @@ final class SyncReadPath implements ThreadLoop {
         // bio_poll found nothing: blk_io_schedule until the poll that ends it wakes the task
         thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), Phase.SLEEP);
       }
+    } else if (m instanceof BlockDevice.Slept s) {
+      // more threads than tags: blk_mq_get_tag sleeps on the tag wait queue, the CPU idles
+      loop.answered(Phase.SUBMIT_BIOS);
+      thread.sleep(s.atPs(), Phase.TAG_SLEEP);
+    } else if (m instanceof BlockDevice.Woken w) {
+      loop.answered(Phase.TAG_SLEEP);
+      send(
+          Phase.SUBMIT_BIOS,
+          queue,
+          new BlockDevice.TagRetry(w.atPs(), c.call(CpuTime.SUBMIT), List.of(bio)),
+          out);
     } else if (m instanceof Cpu.Resume r) {
       loop.answered(Phase.RETURN);
       returned(r.atPs(), out);

@@ -43,12 +43,14 @@ final class TagWaits {
   /**
    * Whether a bio that found no tag sleeps for one: io-wq's issue of an io_uring read, which has
    * neither REQ_NOWAIT nor REQ_POLLED ({@code bio_set_polled} sets REQ_NOWAIT for async polled
-   * I/O), and an aio read's (io_submit). Others end with BLK_STS_AGAIN.
+   * I/O), an aio read's (io_submit), and a sync read's ({@code bio_set_polled} gives a sync bio no
+   * REQ_NOWAIT). Others end with BLK_STS_AGAIN.
    */
   boolean blocks(Bio bio) {
     return !bio.nowait()
-        && !bio.polled()
-        && (bio.owner() instanceof IoKiocb || bio.owner() instanceof blksim.queues.aio.AioKiocb);
+        && (bio.onStack()
+            || bio.owner() instanceof blksim.queues.aio.AioKiocb
+            || (!bio.polled() && bio.owner() instanceof IoKiocb));
   }
 
   void sleep(BlockDevice.Call call, List<Bio> bios, long atPs) {

@@ -1,15 +1,8 @@
 package blksim.actors.topology;
 
-import blksim.actors.block.Disk;
-import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * What of {@code t/io_uring -S1} (preadv2, one read at a time per thread) blksim runs: a read whose
@@ -49,37 +42,5 @@ final class SyncSupport {
     ModelSupport.unsupported(
         n.timeout().enabled() || n.requeue().enabled(),
         flag + " with a fault injected (timeout=, requeue=): " + read + " waiting out its fault");
-  }
-
-  /**
-   * No queue with more threads than tags: a sync read has no REQ_NOWAIT, and would sleep for one.
-   */
-  static void checkQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
-    if (!s.ioUring().syncIo()) {
-      return;
-    }
-    int tags = TagBudget.allocTags(s);
-    Map<String, Integer> threads = new TreeMap<>();
-    for (int t = 0; t < cfgs.size(); t++) {
-      CpuConfig cfg = cfgs.get(t);
-      Set<String> mine = new TreeSet<>();
-      for (Disk disk : cfg.files()) {
-        mine.addAll(disk.hwQueues(cpus.get(t), cfg.hipri() && disk.pollsBlkMq()));
-      }
-      for (String h : mine) {
-        threads.merge(h, 1, Integer::sum);
-      }
-    }
-    for (Map.Entry<String, Integer> e : threads.entrySet()) {
-      ModelSupport.unsupported(
-          e.getValue() > tags,
-          "-S1 with "
-              + e.getValue()
-              + " threads on "
-              + e.getKey()
-              + " of "
-              + tags
-              + " tags: a sync read sleeping for a tag");
-    }
   }
 }

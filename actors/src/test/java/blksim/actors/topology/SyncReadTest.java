@@ -109,16 +109,47 @@ class SyncReadTest {
   }
 
   @Test
+  void moreThreadsThanTagsShouldSleepInBlkMqGetTagUntilAnotherReadFreesOne() {
+    // two threads, one tag: a read without REQ_NOWAIT that finds the other's tag taken sleeps on
+    // the tag wait queue, and the other's blk_mq_end_request wakes it
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SYNC,
+                "io-uring.polled=false",
+                "io-uring.threads=2",
+                "cpu.count=2",
+                "null-blk.submit-queues=1",
+                "null-blk.hw-queue-depth=1",
+                "run.runtime=200us"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Hctx h = res.hctxs().get(0);
+    assertTrue(h.tagWaits() > 0, "the threads slept for the tag");
+    assertEquals(0, h.noTag(), "no REQ_NOWAIT: no -EAGAIN");
+    assertEquals(1, h.maxInUse());
+    long prepares = 0;
+    for (int cpu = 0; cpu < 2; cpu++) {
+      CostLedger.Entry e = res.ledger().steps(cpu).get("sbitmap_prepare_to_wait");
+      prepares += e == null ? 0 : e.calls();
+    }
+    assertEquals(h.tagWaits(), prepares, "one sbitmap_prepare_to_wait a sleep");
+    assertTrue(res.submitters().stream().allMatch(s -> s.done() > 0), "both threads read");
+  }
+
+  @Test
   void syncReadsThatWouldSleepShouldBeRefusedByName() {
+    // mq-deadline: its own check refuses more reads than driver tags, whose dispatch would wait
     ConfigError tags =
         Runs.refused(
             SYNC,
             "io-uring.polled=false",
-            "io-uring.threads=2",
-            "cpu.count=2",
+            "io-uring.threads=3",
+            "cpu.count=3",
             "null-blk.submit-queues=1",
-            "null-blk.hw-queue-depth=1");
-    assertTrue(tags.getMessage().contains("sleeping for a tag"), tags.getMessage());
+            "null-blk.poll-queues=0",
+            "null-blk.hw-queue-depth=1",
+            "queue.scheduler=mq-deadline");
+    assertTrue(tags.getMessage().contains("mq-deadline where"), tags.getMessage());
     ConfigError buffered = Runs.refused(SYNC, "io-uring.o-direct=false");
     assertTrue(buffered.getMessage().contains("page cache"), buffered.getMessage());
   }

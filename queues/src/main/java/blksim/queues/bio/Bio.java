@@ -38,6 +38,11 @@ public final class Bio {
     return bio;
   }
 
+  /** Whether this is a sync read's bio on the stack ({@link #onStack}). */
+  public boolean onStack() {
+    return pool == null;
+  }
+
   /** {@code bio_uninit} of a bio on the stack, when its sync read returns. */
   public void uninitOnStack() {
     if (pool != null) {
