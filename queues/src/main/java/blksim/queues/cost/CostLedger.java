@@ -121,13 +121,12 @@ public final class CostLedger {
         }
       }
     }
-    freeCalls.forEach(
-        (n, calls) -> {
-          Entry e = out.get(n);
-          if (e.ps == 0) {
-            e.calls += calls[0];
-          }
-        });
+    for (Map.Entry<String, long[]> f : freeCalls.entrySet()) {
+      Entry e = out.get(f.getKey());
+      if (e.ps == 0) {
+        e.calls += f.getValue()[0];
+      }
+    }
     return out;
   }
 
