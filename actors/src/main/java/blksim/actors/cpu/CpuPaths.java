@@ -78,7 +78,10 @@ final class CpuPaths {
 
   /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */
   static final KernelFn[] PAGES_PATH = {
-    KernelFn.BIO_IOV_ITER_GET_PAGES, KernelFn.BIO_IOV_BVEC_SET, KernelFn.GET_USER_PAGES_FAST
+    KernelFn.BIO_IOV_ITER_GET_PAGES,
+    KernelFn.IOV_ITER_ADVANCE,
+    KernelFn.BIO_IOV_BVEC_SET,
+    KernelFn.GET_USER_PAGES_FAST
   };
 
   /** One io_do_iopoll pass that found something, with its bdev lookup. */

@@ -71,6 +71,8 @@ public enum KernelFn implements CostId {
   KMEM_CACHE_ALLOC("kmem_cache_alloc"),
   BIO_INIT("bio_init"),
   BIO_IOV_ITER_GET_PAGES("bio_iov_iter_get_pages"),
+  /** The iterator advanced past what the bio took (row 7), out of line. */
+  IOV_ITER_ADVANCE("iov_iter_advance"),
   /**
    * A registered buffer's bvec set on the bio without advancing the iterator (bio-iov-bvec-set).
    */

@@ -57,6 +57,11 @@ final class ShapeSplits {
   static final double READ_PCT = 2.59;
   static final double ROW4_PCT = ISSUE_PCT + PREP_PCT + IMPORT_PCT + READ_PCT;
 
+  /** Row 7's functions in Pavel Begunkov's profile at ~4.25 MIOPS (docs/costs.md 2.7), percent. */
+  static final double ADVANCE_PCT = 0.90;
+
+  static final double ROW7_PCT = 1.75 + ADVANCE_PCT;
+
   /**
    * {@code blk_mq_rq_ctx_init}'s part of row 11 (20 ns): it "takes ~4.7% on a peak performance run"
    * (Jens Axboe, lore 20211017013748.76461-12-axboe@kernel.dk, docs/costs.md 2.5), of a ~149 ns I/O
@@ -86,6 +91,12 @@ final class ShapeSplits {
     c.set(KernelFn.IO_PREP_RW, io * PREP_PCT / ROW4_PCT);
     c.set(KernelFn.IO_IMPORT_IOVEC, io * IMPORT_PCT / ROW4_PCT);
     c.set(KernelFn.IO_READ, io * READ_PCT / ROW4_PCT);
+    // Row 7: iov_iter_advance, 0.90 of bio_iov_iter_get_pages' 1.75 + 0.90 % in Pavel Begunkov's
+    // profile before bio-iov-bvec-set (docs/costs.md 2.7)
+    c.split(
+        KernelFn.BIO_IOV_ITER_GET_PAGES,
+        KernelFn.IOV_ITER_ADVANCE,
+        c.ns(KernelFn.BIO_IOV_ITER_GET_PAGES) * ADVANCE_PCT / ROW7_PCT);
     // Row 11: the request's set-up, then __blk_mq_alloc_requests gives its tag, blk_mq_get_tag
     // calling the out-of-line sbitmap_get for one test_and_set_bit_lock (a call, an atomic; Jens
     // Axboe put the sbitmap at ~3 % of a ~140 ns peak run, docs/costs.md 2.5).

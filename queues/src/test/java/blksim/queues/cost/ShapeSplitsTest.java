@@ -48,6 +48,9 @@ class ShapeSplitsTest {
         "row 4");
     assertEquals(3.02 / 12.88 * 22 * t, ns(KernelFn.IO_ISSUE_SQE), 1e-2, "io_issue_sqe's 3.02 %");
     assertEquals(
+        7 * t, ns(KernelFn.BIO_IOV_ITER_GET_PAGES, KernelFn.IOV_ITER_ADVANCE), 1e-2, "row 7");
+    assertEquals(0.90 / 2.65 * 7 * t, ns(KernelFn.IOV_ITER_ADVANCE), 1e-2, "advance's 0.90 %");
+    assertEquals(
         12 * t,
         ns(KernelFn.BIO_QUEUE_ENTER, KernelFn.BLK_QUEUE_EXIT)
             + 3 * ns(KernelFn.RCU_READ_LOCK, KernelFn.RCU_READ_UNLOCK),
