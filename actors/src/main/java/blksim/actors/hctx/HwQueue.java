@@ -175,11 +175,17 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
             + charger.charge(cpu, call.what(), sbitmapLine, remote)
             + charger.charge(cpu, call.what(), requestLine, remoteRqs);
     t += wakeSleepers(call, unused, t, out);
+    if (rest != null && !wouldBlock.isEmpty()) {
+      throw new InvariantBroken(name() + ": a submission both failed with -EAGAIN and slept");
+    }
     if (rest != null && plug.size() == 0) {
       sleep(call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
       return;
     }
-    waits.sleepAfterFlush(cpu, rest);
+    if (rest != null) {
+      // on the wait queue already (sbitmap_prepare_to_wait), it sleeps once the flush is queued
+      waits.sleepAfterFlush(call, rest, t);
+    }
     if (plug.size() == 0) {
       out.send(call.replyTo(), new BlockDevice.Submitted(t, 0, List.of(), wouldBlock));
       return;
@@ -298,12 +304,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       return;
     }
     List<Bio> failed = wouldBlock.remove(cpu);
-    List<Bio> rest = waits.flushedBeforeSleep(cpu);
-    if (rest != null) {
-      if (!ended.isEmpty() || failed != null) {
-        throw new InvariantBroken(name() + ": a plug flushed before a tag sleep ended requests");
-      }
-      sleep(call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
+    if (waits.sleepsAfterFlush(charger, call, t, !ended.isEmpty() || failed != null, out)) {
       return;
     }
     out.send(

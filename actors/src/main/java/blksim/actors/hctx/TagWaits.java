@@ -12,8 +12,8 @@ import java.util.List;
  * that found no tag without REQ_NOWAIT sleep on it, and every {@code wake_batch} tags freed while
  * someone waits wake up to {@code wake_batch} of them ({@code sbitmap_queue_wake_up}: {@code
  * wait_cnt} counts down, then {@code wake_up_nr}). The kernel spreads waiters over 8 wait queues
- * and wakes one queue at a time; with as many waiters as io-wq workers blksim runs (one per thread)
- * one queue is the same.
+ * and wakes one queue at a time; with the waiters blksim runs (an io-wq worker per thread, and -a1
+ * and -S1 threads) one queue is the same.
  */
 final class TagWaits {
   /** {@code SBQ_WAIT_QUEUES}. */
@@ -27,7 +27,7 @@ final class TagWaits {
 
   private final int wakeBatch;
   private final ArrayDeque<Sleeper> asleep = new ArrayDeque<>();
-  private final java.util.Map<Integer, List<Bio>> afterFlush = new java.util.HashMap<>();
+  private final java.util.Map<Integer, Flushed> afterFlush = new java.util.HashMap<>();
   private int waitCnt;
   private long sleeps;
 
@@ -79,18 +79,55 @@ final class TagWaits {
   }
 
   /**
-   * {@code cpu}'s task found no tag for the first of {@code bios} (null: it did not) with requests
-   * in its plug: it sleeps once the plug's flush has been queued.
+   * A task whose plug was flushed before it slept: what it still submits, whether a free woke it.
    */
-  void sleepAfterFlush(int cpu, List<Bio> bios) {
-    if (bios != null) {
-      afterFlush.put(cpu, List.copyOf(bios));
-    }
+  record Flushed(List<Bio> bios, boolean woken) {}
+
+  /**
+   * {@code call}'s task found no tag for the first of {@code bios} with requests in its plug: it is
+   * on the wait queue from now ({@code sbitmap_prepare_to_wait}), so frees count for it, and it
+   * sleeps once the plug's flush has been queued ({@code schedule()}'s {@code blk_flush_plug}).
+   */
+  void sleepAfterFlush(BlockDevice.Call call, List<Bio> bios, long atPs) {
+    afterFlush.put(call.cpu(), new Flushed(List.copyOf(bios), false));
+    sleep(call, bios, atPs);
   }
 
-  /** What {@code cpu}'s task sleeps with now that its plug was flushed, or null. */
-  List<Bio> flushedBeforeSleep(int cpu) {
-    return afterFlush.remove(cpu);
+  /**
+   * The plug flush of {@code call}'s task was queued at {@code t}: if the task found no tag before
+   * it, it sleeps now ({@code Slept}, charged as {@code blk_mq_get_tag}'s sleep), and a tag freed
+   * meanwhile has already woken it ({@code Woken}: {@code schedule()} finds it runnable).
+   *
+   * @param ended whether the flush ended requests (or failed bios), which a sleep cannot report
+   * @return whether the task sleeps: no {@code Submitted} for it then
+   */
+  boolean sleepsAfterFlush(
+      blksim.actors.engine.Charger charger,
+      BlockDevice.Call call,
+      long t,
+      boolean ended,
+      blksim.actors.engine.Outbox out) {
+    Flushed f = afterFlush.remove(call.cpu());
+    if (f == null) {
+      return false;
+    }
+    if (ended) {
+      throw new blksim.queues.books.InvariantBroken(
+          "a plug flushed before a tag sleep ended requests");
+    }
+    long at = t + charger.charge(call.cpu(), call.what(), HctxPaths.TAG_SLEEP_PATH, 1);
+    out.send(call.replyTo(), new BlockDevice.Slept(at, f.bios()));
+    if (f.woken()) {
+      out.send(call.replyTo(), new BlockDevice.Woken(at));
+    } else {
+      // a wake from now on comes no earlier than the sleep it ends
+      List<Sleeper> all = new ArrayList<>(asleep);
+      asleep.clear();
+      for (Sleeper s : all) {
+        asleep.addLast(s.call().cpu() == call.cpu() ? new Sleeper(s.call(), s.bios(), at) : s);
+      }
+    }
+    return true;
   }
 
   /**
@@ -108,7 +145,13 @@ final class TagWaits {
         charger.charge(
             call.cpu(), call.what(), blksim.queues.cost.KernelFn.TRY_TO_WAKE_UP, woken.size());
     for (Sleeper s : woken) {
-      out.send(s.call().replyTo(), new BlockDevice.Woken(Math.max(t + ps, s.sleptAtPs())));
+      Flushed f = afterFlush.get(s.call().cpu());
+      if (f != null) {
+        // still flushing its plug: it learns when the flush is queued
+        afterFlush.put(s.call().cpu(), new Flushed(f.bios(), true));
+      } else {
+        out.send(s.call().replyTo(), new BlockDevice.Woken(Math.max(t + ps, s.sleptAtPs())));
+      }
     }
     return ps;
   }

@@ -178,6 +178,7 @@ public final class Topology {
       }
       cfgs.add(ThreadConfig.of(s, t, files));
     }
+    SyncSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     AioSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
     List<SimRef<IoWqWorker.Command>> workerRefs = new ArrayList<>();

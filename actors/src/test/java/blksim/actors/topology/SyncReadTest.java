@@ -138,18 +138,21 @@ class SyncReadTest {
 
   @Test
   void syncReadsThatWouldSleepShouldBeRefusedByName() {
-    // mq-deadline: its own check refuses more reads than driver tags, whose dispatch would wait
+    // mq-deadline with 4 sched tags for 5 threads: a read would sleep for a sched tag
     ConfigError tags =
         Runs.refused(
             SYNC,
             "io-uring.polled=false",
-            "io-uring.threads=3",
-            "cpu.count=3",
+            "io-uring.threads=5",
+            "cpu.count=5",
             "null-blk.submit-queues=1",
             "null-blk.poll-queues=0",
-            "null-blk.hw-queue-depth=1",
-            "queue.scheduler=mq-deadline");
-    assertTrue(tags.getMessage().contains("mq-deadline where"), tags.getMessage());
+            "null-blk.hw-queue-depth=8",
+            "null-blk.irqmode=2",
+            "queue.scheduler=mq-deadline",
+            "queue.nr-requests=4");
+    assertTrue(
+        tags.getMessage().contains("sleeping for a tag under mq-deadline"), tags.getMessage());
     ConfigError buffered = Runs.refused(SYNC, "io-uring.o-direct=false");
     assertTrue(buffered.getMessage().contains("page cache"), buffered.getMessage());
   }
