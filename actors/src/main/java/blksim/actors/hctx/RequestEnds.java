@@ -64,7 +64,7 @@ final class RequestEnds {
   /**
    * What ending {@code n} requests one by one cost on the caller's CPU: each one's {@code
    * blk_mq_end_request}, the bios behind each one's first, the tag words from other CPUs, and under
-   * mq-deadline each one's {@code dd_finish_request}.
+   * mq-deadline each one's {@code dd_finish_request} and its driver tag's return.
    */
   long cost(blksim.actors.engine.Charger charger, BlockDevice.Call call, int n, Ended e) {
     return charger.charge(call.cpu(), call.what(), HctxPaths.END_PATH, n)
@@ -78,7 +78,9 @@ final class RequestEnds {
         + charger.charge(call.cpu(), call.what(), sbitmapLine, e.remoteWords())
         + (hctx.elevator() == null || n == 0
             ? 0
-            : charger.charge(call.cpu(), call.what(), KernelFn.DD_FINISH_REQUEST, n));
+            : charger.charge(call.cpu(), call.what(), KernelFn.DD_FINISH_REQUEST, n)
+                // the driver tag goes back too: __blk_mq_free_request puts both tags
+                + charger.charge(call.cpu(), call.what(), KernelFn.SBITMAP_QUEUE_CLEAR, n));
   }
 
   /** Ends each request by itself: its bio completes, its tag is freed. */
