@@ -100,6 +100,26 @@ class AioTest {
   }
 
   @Test
+  void twoThreadsShouldSleepOnOneQueuesTagsAndEachWakeFollowItsSleep() {
+    // -d128 on 8 tags: a tag another CPU frees while a task flushes its plug counts for it (it is
+    // on the wait queue already), and its Woken comes no earlier than its Slept (a Woken that
+    // overtook it broke the thread's loop: "an answer to TAG_SLEEP while ... in SUBMIT_BIOS")
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                AIO,
+                "io-uring.depth=128",
+                "io-uring.threads=2",
+                "cpu.count=2",
+                "null-blk.irqmode=2",
+                "null-blk.hw-queue-depth=8"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    assertTrue(res.hctxs().get(0).tagWaits() > 0, "the threads slept for tags");
+    assertEquals(8, res.hctxs().get(0).maxInUse());
+    assertTrue(res.submitters().stream().allMatch(s -> s.done() > 0), "both threads read");
+  }
+
+  @Test
   void syncShouldWinOverAioAsInTIoUring() {
     RunResult res = Runs.sequential(AIO, "io-uring.sync-io=true");
     assertTrue(res.ledger().steps(0).containsKey("__blkdev_direct_IO_simple"));

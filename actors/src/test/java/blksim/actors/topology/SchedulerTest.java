@@ -45,6 +45,7 @@ class SchedulerTest {
     assertEquals(ios, calls(r, "dd_insert_request"));
     assertEquals(ios, calls(r, "blk_mq_get_driver_tag"));
     assertEquals(ios, calls(r, "dd_finish_request"));
+    assertEquals(2 * ios, calls(r, "sbitmap_queue_clear"), "the driver and the sched tag go back");
     long flushes = calls(r, "dd_insert_requests");
     assertEquals(ios / 32, flushes, "a plug of 32 a submission, inserted at once");
     assertEquals(
