@@ -51,6 +51,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           FromDevice,
           CompletedElsewhere,
           WantsUringLock,
+          WorkerWants,
+          WorkerYields,
           Tick {}
 
   /** Starts the submitter thread. */
@@ -103,6 +105,16 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    */
   public record WantsUringLock(long atPs, IoKiocb req, SimRef<IoWqWorker.Command> worker)
       implements Command {}
+
+  /**
+   * The thread's io-wq worker, which shares this CPU (it has none of its own), is runnable, woken
+   * for work or for a tag: it runs where the thread schedules, or when the CPU is idle. The CPU
+   * answers with {@link IoWqWorker.CpuGranted}.
+   */
+  public record WorkerWants(long atPs) implements Command {}
+
+  /** The worker that had this CPU sleeps again at {@code atPs}: the CPU is the thread's. */
+  public record WorkerYields(long atPs) implements Command {}
 
   /**
    * t/io_uring's main thread reads the submitter's counters.
@@ -206,6 +218,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(Tick.class, schedule::onTick)
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(WantsUringLock.class, this::onWantsUringLock)
+        .on(WorkerWants.class, schedule::onWorkerWants)
+        .on(WorkerYields.class, (m, out) -> schedule.onWorkerYields(m.atPs(), out))
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> core.sub.finish())
         .build();

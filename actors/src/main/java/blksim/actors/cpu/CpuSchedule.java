@@ -11,9 +11,10 @@ import java.util.List;
 
 /**
  * What a CPU runs next: its thread's next step, a hard interrupt (null_blk's timers, the tick)
- * taken at the thread's next step boundary or at once on an idle CPU, or ksoftirqd, which runs
- * where the thread schedules ({@link Ksoftirqd}). The thread's step that waited for an interrupt
- * goes on when the interrupt is over.
+ * taken at the thread's next step boundary or at once on an idle CPU, ksoftirqd, which runs where
+ * the thread schedules ({@link Ksoftirqd}), or the thread's io-wq worker when it has no CPU of its
+ * own ({@link HostCpu}): where the thread schedules, or when the CPU is idle. The thread's step
+ * that waited goes on when the other is over. Interrupts are the CPU's, whoever issued the request.
  */
 final class CpuSchedule {
   private final CpuCore core;
@@ -25,6 +26,12 @@ final class CpuSchedule {
   private final PendingTicks pendingTicks = new PendingTicks();
   private SimMessage stashed;
   private boolean inIrq;
+
+  /** The io-wq worker runs on this CPU now. */
+  private boolean lent;
+
+  /** The worker sharing this CPU is runnable: woken for work or for a tag. */
+  private boolean workerWants;
 
   CpuSchedule(CpuCore core, SubmitterPath thread, ThreadLoop run, IrqPath irq) {
     this.core = core;
@@ -42,7 +49,7 @@ final class CpuSchedule {
 
   /** Another CPU's completion woke the sleeping thread: it runs, unless an interrupt does. */
   void wake(long t, Outbox out) {
-    if (!inIrq) {
+    if (!inIrq && !lent) {
       run.wake(Math.max(t, thread.freeAtPs()), out);
       idleSoftirq(t, out);
     }
@@ -50,7 +57,12 @@ final class CpuSchedule {
 
   /** Nothing pending, nothing running: no interrupt was left unhandled. */
   boolean idle() {
-    return pendingIrqs.isEmpty() && pendingTicks.isEmpty() && !inIrq && !ksoftirqd.pending();
+    return pendingIrqs.isEmpty()
+        && pendingTicks.isEmpty()
+        && !inIrq
+        && !ksoftirqd.pending()
+        && !lent
+        && !workerWants;
   }
 
   void onBioSetReply(BioSetCache.Reply m, Outbox out) {
@@ -64,7 +76,7 @@ final class CpuSchedule {
   void onBlockReply(BlockDevice.Reply m, Outbox out) {
     if (m instanceof BlockDevice.IrqEnded ended) {
       irqReturned(irq.onIrqEnded(ended, out), out);
-    } else if (m instanceof BlockDevice.Woken && inIrq) {
+    } else if (m instanceof BlockDevice.Woken && (inIrq || lent)) {
       // this CPU's interrupt freed the tag: the woken thread runs when the interrupt is over
       stashed = m;
     } else if (m instanceof BlockDevice.Slept) {
@@ -97,6 +109,11 @@ final class CpuSchedule {
 
   /** The thread goes on with {@code m}; where it schedules, a runnable ksoftirqd runs first. */
   private void threadStep(SimMessage m, Outbox out) {
+    if (workerWants && Ksoftirqd.schedulesAt(m)) {
+      stashed = m;
+      lend(m.atPs(), out);
+      return;
+    }
     if (ksoftirqd.pending() && Ksoftirqd.schedulesAt(m)) {
       stashed = m;
       inIrq = true;
@@ -110,12 +127,45 @@ final class CpuSchedule {
 
   /** The CPU is idle (its thread asleep or ended) while ksoftirqd is runnable: it runs now. */
   void idleSoftirq(long t, Outbox out) {
-    if (!inIrq && stashed == null && !thread.inFlight() && ksoftirqd.pending()) {
+    if (!idleNow()) {
+      return;
+    }
+    if (ksoftirqd.pending()) {
       inIrq = true;
       ksoftirqd.runs(false);
       irqReturned(
           irq.startSoftirq(Math.max(t, thread.freeAtPs()), ksoftirqd.drain(), false, out), out);
+    } else if (workerWants) {
+      lend(Math.max(t, thread.freeAtPs()), out);
     }
+  }
+
+  /** Nothing runs on the CPU: its thread sleeps or ended, and no interrupt or worker runs. */
+  private boolean idleNow() {
+    return !inIrq && !lent && stashed == null && !thread.inFlight();
+  }
+
+  /** The worker sharing this CPU is runnable; it runs now if the CPU is idle. */
+  void onWorkerWants(Cpu.WorkerWants m, Outbox out) {
+    workerWants = true;
+    idleSoftirq(m.atPs(), out);
+  }
+
+  private void lend(long t, Outbox out) {
+    lent = true;
+    workerWants = false;
+    out.send(core.worker, new IoWqWorker.CpuGranted(t));
+  }
+
+  /** The worker went back to sleep at {@code t}: what waited runs, interrupts first. */
+  void onWorkerYields(long t, Outbox out) {
+    lent = false;
+    if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
+      inIrq = true;
+      irqReturned(irq.start(t, drainPending(), pendingTicks.drain(), out), out);
+      return;
+    }
+    goOn(t, out);
   }
 
   /**
@@ -126,7 +176,7 @@ final class CpuSchedule {
     if (thread.exiting()) {
       return;
     }
-    boolean busy = thread.inFlight();
+    boolean busy = thread.inFlight() || lent;
     boolean balance = busy && m.balanceEveryPs() > 0 && m.atPs() >= m.balanceAtPs();
     boolean vmstat = busy && m.vmstatEveryPs() > 0 && m.atPs() >= m.vmstatAtPs();
     if (m.atPs() + m.periodPs() < m.untilPs()) {
@@ -145,7 +195,7 @@ final class CpuSchedule {
     }
     NullBlkDevice.TimerFired m = (NullBlkDevice.TimerFired) raisedOrFired;
     pendingIrqs.add(m);
-    if (!inIrq && !thread.inFlight() && stashed == null) {
+    if (idleNow()) {
       inIrq = true;
       irqReturned(
           irq.start(
@@ -171,15 +221,20 @@ final class CpuSchedule {
     if (irq.inSoftirq() && ksoftirqd.switchBack()) {
       endPs = irq.softirqSwitchBack(endPs);
     }
+    goOn(endPs, out);
+  }
+
+  /** The CPU is the thread's again at {@code t}: it goes on, woken or where it was, or idles. */
+  private void goOn(long t, Outbox out) {
     if (thread.loop().woken()) {
-      run.wake(endPs, out);
-      idleSoftirq(endPs, out);
+      run.wake(t, out);
+      idleSoftirq(t, out);
     } else if (stashed != null) {
-      SimMessage m = StashedReply.at(stashed, endPs);
+      SimMessage m = StashedReply.at(stashed, t);
       stashed = null;
       threadStep(m, out);
     } else {
-      idleSoftirq(endPs, out);
+      idleSoftirq(t, out);
     }
   }
 

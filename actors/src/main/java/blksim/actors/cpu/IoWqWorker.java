@@ -18,7 +18,6 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoWq;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,13 +30,14 @@ import java.util.List;
  * and the request's timer (null_blk irqmode=2) fires on this CPU ({@link WorkerIrq}).
  *
  * <p>The scheduler wakes an io-wq worker on an idle CPU of the node (5.16 binds workers to the
- * node, not to the submitter's CPU); blksim gives each thread that may need one a CPU of its own.
+ * node, not to the submitter's CPU); blksim gives each thread that may need one a CPU of its own,
+ * or, when the machine has none left, runs it on its submitter's CPU ({@link HostCpu}).
  */
 public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** Everything an io-wq worker understands. */
   public sealed interface Command extends SimMessage
-      permits Enqueue, UringUnlocked, FromBioSet, FromBlock, FromDevice {}
+      permits Enqueue, UringUnlocked, CpuGranted, FromBioSet, FromBlock, FromDevice {}
 
   /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
   public record Enqueue(long atPs, List<IoKiocb> reqs, SimRef<Cpu.Command> owner)
@@ -45,6 +45,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
   public record UringUnlocked(long atPs) implements Command {}
+
+  /** The submitter's CPU, which the worker shares, runs the worker from {@code atPs}. */
+  public record CpuGranted(long atPs) implements Command {}
 
   /** A bioset's answer, through the worker's adapter. */
   public record FromBioSet(BioSetCache.Reply reply) implements Command {
@@ -74,11 +77,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final SimRef<Command> self;
   private final SimRef<NullBlkDevice.Interrupt> interrupts;
   private final WorkerIrq irq;
-  private final ArrayDeque<NullBlkDevice.Interrupt> pendingIrqs = new ArrayDeque<>();
-  private boolean inIrq;
+  private final WorkerInterrupts irqs;
   private boolean callOut;
   private boolean asleep;
-  private java.util.function.LongConsumer stashed;
   private long tagSleeps;
   private final SimRef<BioSetCache.Reply> biosetReplies;
   private final SimRef<BlockDevice.Reply> blockReplies;
@@ -87,10 +88,12 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final Charger charger;
   private final IoWq wq = new IoWq();
   private final UringLockWait lock;
+  private final HostCpu cpu;
+  private final SimRef<NullBlkDevice.Interrupt> irqTo;
+  private final SimRef<BlockDevice.Reply> irqEndsTo;
   private SimRef<Cpu.Command> owner;
   private IoKiocb current;
   private SimRef<BlockDevice.Command> lastTo;
-  private long irqStartPs;
 
   /** The bio that ended in queue_rq goes back, then the request onto the IOPOLL list. */
   private boolean lockAfterPut;
@@ -101,13 +104,15 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   /**
    * @param index the CPU's number
    * @param cfg the owner thread's files, mapped to the hardware queues of this CPU
+   * @param host the submitter's CPU when the worker shares it, or null when the CPU is its own
    */
   public IoWqWorker(
       int index,
       SimRef<Command> self,
       SimRef<BioSetCache.Command> bioset,
       CpuConfig cfg,
-      PathCosts costs) {
+      PathCosts costs,
+      SimRef<Cpu.Command> host) {
     super(self.name(), Command.class);
     this.index = index;
     this.self = self;
@@ -119,6 +124,11 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.interrupts = self.adapt(FromDevice::new);
     this.irq = new WorkerIrq(index, charger, bioset, biosetReplies, interrupts, cfg.iopoll());
     this.lock = new UringLockWait(index, charger, costs.lineTransferPs());
+    this.irqs = new WorkerInterrupts(irq, lock, t -> freeAtPs = Math.max(freeAtPs, t));
+    this.cpu = new HostCpu(host, self.name());
+    // the interrupts of what it issues are its CPU's: the host's interrupt path takes them
+    this.irqTo = host == null ? interrupts : host.adapt(Cpu.FromDevice::new);
+    this.irqEndsTo = host == null ? blockReplies : host.adapt(Cpu.FromBlock::new);
   }
 
   @Override
@@ -131,12 +141,18 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
             UringUnlocked.class,
             (m, out) -> chainReply(m.atPs(), t -> onUringUnlocked(t, out), out))
         .on(FromDevice.class, this::onInterrupt)
+        .on(CpuGranted.class, this::onGranted)
         .build();
   }
 
+  /** The shared CPU is the worker's: what woke it runs. */
+  private void onGranted(CpuGranted m, Outbox out) {
+    chainReply(m.atPs(), cpu.granted(), out);
+  }
+
   private void onBioSetReply(FromBioSet m, Outbox out) {
-    if (inIrq) {
-      irqReturned(irq.onBiosPut(m.atPs(), out), out);
+    if (irqs.inIrq()) {
+      irqs.returned(irq.onBiosPut(m.atPs(), out), out);
     } else if (lockAfterPut) {
       lockAfterPut = false;
       chainReply(m.atPs(), t -> askUringLock(t, out), out);
@@ -149,16 +165,21 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   private void onBlockReply(FromBlock m, Outbox out) {
     if (m.reply() instanceof BlockDevice.IrqEnded e) {
-      irqReturned(irq.onIrqEnded(e, out), out);
+      irqs.returned(irq.onIrqEnded(e, out), out);
     } else if (m.reply() instanceof BlockDevice.Slept s) {
       // asleep on the tag wait queue: the CPU is idle, and takes its interrupts
       asleep = true;
       tagSleeps++;
       freeAtPs = s.atPs();
-      startPendingIrq(s.atPs(), out);
+      irqs.startPending(s.atPs(), out);
+      cpu.yield(s.atPs(), out);
     } else if (m.reply() instanceof BlockDevice.Woken w) {
       asleep = false;
-      chainReply(w.atPs(), t -> retryTag(t, out), out);
+      if (cpu.running()) {
+        chainReply(w.atPs(), t -> retryTag(t, out), out);
+      } else {
+        cpu.run(w.atPs(), t -> retryTag(t, out), out);
+      }
     } else if (m.reply() instanceof BlockDevice.Submitted q) {
       chainReply(
           q.atPs(),
@@ -176,60 +197,20 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
    */
   private void chainReply(long at, java.util.function.LongConsumer go, Outbox out) {
     callOut = false;
-    if (inIrq || !pendingIrqs.isEmpty()) {
-      stashed = go;
-      if (!inIrq) {
-        inIrq = true;
-        irqStartPs = at;
-        irqReturned(irq.start(at, drainPending(), true, out), out);
-      }
-      return;
-    }
-    go.accept(at);
+    irqs.boundary(at, go, out);
   }
 
   private void onInterrupt(FromDevice d, Outbox out) {
-    pendingIrqs.add(d.irq());
+    if (cpu.shared()) {
+      throw new InvariantBroken(
+          name() + ": an interrupt came to a worker without a CPU of its own");
+    }
+    irqs.add(d.irq());
     if (!callOut || asleep || lock.waiting()) {
       // idle, asleep on a tag, or waiting on the uring_lock mutex: the interrupt runs now
       long after = lock.waiting() ? lock.askedAtPs() : freeAtPs;
-      startPendingIrq(Math.max(d.atPs(), after), out);
+      irqs.startPending(Math.max(d.atPs(), after), out);
     }
-  }
-
-  private void startPendingIrq(long t, Outbox out) {
-    if (inIrq || pendingIrqs.isEmpty()) {
-      return;
-    }
-    long at = Math.max(t, pendingIrqs.peekFirst().atPs());
-    irqStartPs = at;
-    inIrq = true;
-    irqReturned(irq.start(at, drainPending(), false, out), out);
-  }
-
-  /** The interrupt path returned {@code endPs}, or -1 while a call of it is out. */
-  private void irqReturned(long endPs, Outbox out) {
-    if (endPs < 0) {
-      return;
-    }
-    if (!pendingIrqs.isEmpty()) {
-      irqReturned(irq.more(endPs, drainPending(), out), out);
-      return;
-    }
-    inIrq = false;
-    lock.interrupted(endPs - irqStartPs);
-    freeAtPs = Math.max(freeAtPs, endPs);
-    if (stashed != null) {
-      java.util.function.LongConsumer go = stashed;
-      stashed = null;
-      go.accept(endPs);
-    }
-  }
-
-  private List<NullBlkDevice.Interrupt> drainPending() {
-    List<NullBlkDevice.Interrupt> all = new ArrayList<>(pendingIrqs);
-    pendingIrqs.clear();
-    return all;
   }
 
   /** Woken for a tag: the worker is switched in and blk_mq_get_tag tries again. */
@@ -239,18 +220,19 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   }
 
   private BlockDevice.Call workerCall() {
-    return new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, interrupts, blockReplies);
+    return new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, irqTo, irqEndsTo);
   }
 
   private void onEnqueue(Enqueue m, Outbox out) {
     owner = m.owner();
     irq.owner(owner);
     boolean woken = wq.enqueue(m.reqs());
-    if (woken && !inIrq) {
-      issueNext(Math.max(m.atPs(), freeAtPs) + charge(KernelFn.SCHEDULE), out);
+    if (woken && !irqs.inIrq()) {
+      cpu.run(
+          Math.max(m.atPs(), freeAtPs), t -> issueNext(t + charge(KernelFn.SCHEDULE), out), out);
     } else if (woken) {
       // woken while its CPU runs an interrupt: it runs when the interrupt is over
-      stashed = t -> issueNext(Math.max(t, m.atPs()) + charge(KernelFn.SCHEDULE), out);
+      irqs.stash(t -> issueNext(Math.max(t, m.atPs()) + charge(KernelFn.SCHEDULE), out));
     }
   }
 
@@ -259,6 +241,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     current = wq.next();
     if (current == null) {
       freeAtPs = t + charge(KernelFn.SCHEDULE);
+      cpu.yield(freeAtPs, out);
       return;
     }
     t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
@@ -380,8 +363,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   public void audit(Books books) {
     wq.audit(books, name());
     books.check(current == null, name() + ": the io-wq worker was left with a request");
-    books.check(
-        !inIrq && pendingIrqs.isEmpty() && stashed == null,
-        name() + ": an interrupt on the worker's CPU never finished");
+    books.check(irqs.idle(), name() + ": an interrupt on the worker's CPU never finished");
+    books.check(cpu.idle(), name() + ": the worker kept its submitter's CPU, or never got it");
   }
 }

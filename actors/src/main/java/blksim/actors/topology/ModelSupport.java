@@ -255,7 +255,10 @@ final class ModelSupport {
         free.add(cpu);
       }
     }
-    if (free.size() < u.threads()) {
+    if (free.size() < u.threads() && !u.polled()) {
+      // its blocking issue sleeps for tags: each worker shares its submitter's CPU (HostCpu)
+      return plan.submitterCpus();
+    } else if (free.size() < u.threads()) {
       throw new ConfigError(
           why
               + ": a bio that finds no tag is retried by its thread's io-wq worker, which blksim"

@@ -151,11 +151,17 @@ public record RunResult(
    */
   public record BioCache(long cacheHits, long mempoolAllocs, long pruned, long freedUncached) {}
 
+  /** Whether {@code w} runs on its thread's CPU, having none of its own. */
+  public boolean sharesCpu(Worker w) {
+    return submitters.stream().anyMatch(sub -> sub.cpu() == w.cpu());
+  }
+
   /** Every CPU that ran something: the submitters', then the io-wq workers'. */
   public List<Integer> busyCpus() {
     List<Integer> all = new java.util.ArrayList<>();
     submitters.forEach(s -> all.add(s.cpu()));
-    workers.forEach(w -> all.add(w.cpu()));
+    // a worker with no CPU of its own runs on its thread's, counted once
+    workers.stream().map(Worker::cpu).filter(c -> !all.contains(c)).forEach(all::add);
     return all;
   }
 

@@ -235,7 +235,9 @@ public final class Topology {
       }
       if (workerRef != null) {
         int w = workerCpus.get(t);
-        IoWqWorker worker = new IoWqWorker(w, workerRef, biosetRef, cfg, costs);
+        // no CPU left for it: it shares its submitter's (ModelSupport.workerCpus)
+        SimRef<Cpu.Command> host = w == cpuId ? cpuRefs.get(t) : null;
+        IoWqWorker worker = new IoWqWorker(w, workerRef, biosetRef, cfg, costs, host);
         workers.add(worker);
         registry.bind(workerRef, worker);
       }

@@ -140,7 +140,9 @@ public final class JsonReport {
       rows.add(cpuTime(res, sub.cpu(), String.valueOf(sub.index())));
     }
     for (RunResult.Worker w : res.workers()) {
-      rows.add(cpuTime(res, w.cpu(), "wrk" + w.thread()));
+      if (!res.sharesCpu(w)) { // else its time is in its thread's row
+        rows.add(cpuTime(res, w.cpu(), "wrk" + w.thread()));
+      }
     }
     b.append("  \"cpus\": [\n").append(String.join(",\n", rows)).append("\n  ],\n");
     List<String> hctxs = new ArrayList<>();

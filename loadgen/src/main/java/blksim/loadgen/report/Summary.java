@@ -133,10 +133,11 @@ public final class Summary {
     for (RunResult.Worker w : res.workers()) {
       out.printf(
           Locale.ROOT,
-          "  io-wq       thread %d's worker on cpu%d: %d requests punted, %d issues retried on"
+          "  io-wq       thread %d's worker on cpu%d%s: %d requests punted, %d issues retried on"
               + " -EAGAIN, %d wake-ups, %.3f ms spun on uring_lock%s%n",
           w.thread(),
           w.cpu(),
+          res.sharesCpu(w) ? " (the thread's own: no CPU was left)" : "",
           w.punted(),
           w.retries(),
           w.wakeUps(),
@@ -209,6 +210,9 @@ public final class Summary {
           res, sub.cpu(), String.valueOf(sub.index()), r.iops(sub.index()), sub.completed(), out);
     }
     for (RunResult.Worker w : res.workers()) {
+      if (res.sharesCpu(w)) {
+        continue; // its time is in its thread's row
+      }
       cpuRow(
           res,
           w.cpu(),
