@@ -29,7 +29,8 @@ class GoldenRunTest {
   /**
    * With every interference source off, the report is the one of before there were any ({@code
    * golden/no-interference.out}, the golden report of the commit that added the tick, written again
-   * when row 19's tail went into the rows' functions, which moved every report).
+   * when row 19's tail went into the rows' functions, which moved every report, and when row 12
+   * gave hctx_lock's RCU section its names).
    */
   @Test
   void withEveryInterferenceSourceOffTheOldFiguresShouldComeBackExactly() throws IOException {

@@ -131,9 +131,15 @@ final class HctxPaths {
     KernelFn.TRY_TO_WAKE_UP, KernelFn.SCHEDULE, KernelFn.BLK_MQ_RUN_WORK, KernelFn.SCHEDULE
   };
 
-  /** A dispatch of the plug's requests, per request: the flush, and each request's start. */
+  /**
+   * A dispatch of the plug's requests, per request: the flush, each request's issue in its {@code
+   * hctx_lock} RCU section, and its start.
+   */
   static final KernelFn[] DISPATCH_PATH = {
-    KernelFn.BLK_MQ_FLUSH_PLUG_LIST, KernelFn.BLK_MQ_START_REQUEST
+    KernelFn.BLK_MQ_FLUSH_PLUG_LIST,
+    KernelFn.RCU_READ_LOCK_HCTX,
+    KernelFn.BLK_MQ_START_REQUEST,
+    KernelFn.RCU_READ_UNLOCK_HCTX
   };
 
   /** The merge tries of a bio that does not merge, when merges are on. */

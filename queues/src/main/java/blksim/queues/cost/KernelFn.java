@@ -93,6 +93,12 @@ public enum KernelFn implements CostId {
    */
   RCU_READ_LOCK_NESTED("__rcu_read_lock"),
   RCU_READ_UNLOCK_NESTED("__rcu_read_unlock"),
+  /**
+   * The dispatch's section: {@code hctx_lock}/{@code hctx_unlock} of a queue without
+   * BLK_MQ_F_BLOCKING, around each request's issue ({@code blk_mq_request_issue_directly}).
+   */
+  RCU_READ_LOCK_HCTX("__rcu_read_lock"),
+  RCU_READ_UNLOCK_HCTX("__rcu_read_unlock"),
   BLK_MQ_SUBMIT_BIO("blk_mq_submit_bio"),
   BLK_MQ_ALLOC_REQUESTS("__blk_mq_alloc_requests"),
   /** A request's set-up from its tag (row 11): {@code blk_mq_rq_ctx_init}. */

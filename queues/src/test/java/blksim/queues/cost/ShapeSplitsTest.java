@@ -63,7 +63,19 @@ class ShapeSplitsTest {
         "row 11");
     assertEquals(0.047 * 149 * t, ns(KernelFn.BLK_MQ_RQ_CTX_INIT), 1e-2, "4.7 % of 149 ns");
     assertEquals(
-        16 * t, ns(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, KernelFn.BLK_MQ_START_REQUEST), 1e-2, "row 12");
+        16 * t,
+        ns(
+            KernelFn.BLK_MQ_FLUSH_PLUG_LIST,
+            KernelFn.BLK_MQ_START_REQUEST,
+            KernelFn.RCU_READ_LOCK_HCTX,
+            KernelFn.RCU_READ_UNLOCK_HCTX),
+        1e-2,
+        "row 12: the flush, the start and the issue's hctx_lock section");
+    assertEquals(
+        ns(KernelFn.RCU_READ_LOCK, KernelFn.RCU_READ_UNLOCK),
+        ns(KernelFn.RCU_READ_LOCK_HCTX, KernelFn.RCU_READ_UNLOCK_HCTX),
+        1e-9,
+        "a section is a section");
     assertEquals(
         13.25 * t,
         ns(KernelFn.BLK_MQ_END_REQUEST, KernelFn.BLK_MQ_FREE_REQUEST, KernelFn.SBITMAP_QUEUE_CLEAR),
