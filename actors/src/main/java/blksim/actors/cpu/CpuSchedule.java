@@ -30,6 +30,9 @@ final class CpuSchedule {
   /** The io-wq worker runs on this CPU now. */
   private boolean lent;
 
+  /** When the CPU's last interrupt or worker run ended. */
+  private long busyUntilPs;
+
   /** The worker sharing this CPU is runnable: woken for work or for a tag. */
   private boolean workerWants;
 
@@ -50,7 +53,7 @@ final class CpuSchedule {
   /** Another CPU's completion woke the sleeping thread: it runs, unless an interrupt does. */
   void wake(long t, Outbox out) {
     if (!inIrq && !lent) {
-      run.wake(Math.max(t, thread.freeAtPs()), out);
+      run.wake(freeFrom(t), out);
       idleSoftirq(t, out);
     }
   }
@@ -84,10 +87,7 @@ final class CpuSchedule {
       run.handle(m, out);
       if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
         inIrq = true;
-        irqReturned(
-            irq.start(
-                Math.max(m.atPs(), thread.freeAtPs()), drainPending(), pendingTicks.drain(), out),
-            out);
+        irqReturned(irq.start(freeFrom(m.atPs()), drainPending(), pendingTicks.drain(), out), out);
       } else {
         idleSoftirq(m.atPs(), out);
       }
@@ -133,11 +133,18 @@ final class CpuSchedule {
     if (ksoftirqd.pending()) {
       inIrq = true;
       ksoftirqd.runs(false);
-      irqReturned(
-          irq.startSoftirq(Math.max(t, thread.freeAtPs()), ksoftirqd.drain(), false, out), out);
+      irqReturned(irq.startSoftirq(freeFrom(t), ksoftirqd.drain(), false, out), out);
     } else if (workerWants) {
-      lend(Math.max(t, thread.freeAtPs()), out);
+      lend(freeFrom(t), out);
     }
+  }
+
+  /**
+   * When work that finds the CPU idle at {@code t} can start: after the thread went to sleep, and
+   * after the last interrupt or worker run, whose end the CPU knew before it came.
+   */
+  private long freeFrom(long t) {
+    return Math.max(t, Math.max(thread.freeAtPs(), busyUntilPs));
   }
 
   /** Nothing runs on the CPU: its thread sleeps or ended, and no interrupt or worker runs. */
@@ -160,6 +167,7 @@ final class CpuSchedule {
   /** The worker went back to sleep at {@code t}: what waited runs, interrupts first. */
   void onWorkerYields(long t, Outbox out) {
     lent = false;
+    busyUntilPs = Math.max(busyUntilPs, t);
     if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
       inIrq = true;
       irqReturned(irq.start(t, drainPending(), pendingTicks.drain(), out), out);
@@ -197,10 +205,7 @@ final class CpuSchedule {
     pendingIrqs.add(m);
     if (idleNow()) {
       inIrq = true;
-      irqReturned(
-          irq.start(
-              Math.max(m.atPs(), thread.freeAtPs()), drainPending(), pendingTicks.drain(), out),
-          out);
+      irqReturned(irq.start(freeFrom(m.atPs()), drainPending(), pendingTicks.drain(), out), out);
     }
   }
 
@@ -221,6 +226,7 @@ final class CpuSchedule {
     if (irq.inSoftirq() && ksoftirqd.switchBack()) {
       endPs = irq.softirqSwitchBack(endPs);
     }
+    busyUntilPs = Math.max(busyUntilPs, endPs);
     goOn(endPs, out);
   }
 

@@ -256,8 +256,10 @@ final class ModelSupport {
       }
     }
     if (free.size() < u.threads() && !u.polled()) {
-      // its blocking issue sleeps for tags: each worker shares its submitter's CPU (HostCpu)
-      return plan.submitterCpus();
+      // blocking issues sleep for tags: workers with no free CPU share their threads' (HostCpu)
+      List<Integer> cpus = new ArrayList<>(free);
+      cpus.addAll(plan.submitterCpus().subList(free.size(), u.threads()));
+      return cpus;
     } else if (free.size() < u.threads()) {
       throw new ConfigError(
           why
