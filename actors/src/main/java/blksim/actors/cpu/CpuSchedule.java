@@ -125,7 +125,10 @@ final class CpuSchedule {
     idleSoftirq(m.atPs(), out);
   }
 
-  /** The CPU is idle (its thread asleep or ended) while ksoftirqd is runnable: it runs now. */
+  /**
+   * The CPU may be idle (its thread asleep or ended): a runnable ksoftirqd runs now, else a
+   * runnable io-wq worker that shares the CPU.
+   */
   void idleSoftirq(long t, Outbox out) {
     if (!idleNow()) {
       return;
