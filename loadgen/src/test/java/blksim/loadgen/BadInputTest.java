@@ -40,7 +40,7 @@ class BadInputTest {
         "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --profile",
         "compare --patch bio-init-compound -- io_uring -Q1      | Unknown option: '-Q1'",
         "compare --patch bio-init-compound -- fio job.fio       | must start with io_uring or run",
-        "io_uring --cpus 1 /dev/nullb0                          | give the machine 2 CPUs",
+        "io_uring --cpus 1 --set null-blk.poll-queues=0 --set null-blk.irqmode=2 --set null-blk.no-sched=true /dev/nullb0 | its queue has no poll queue",
         "io_uring -p0 --null-blk irqmode=2 --null-blk requeue=1,10,0,-1 /dev/nullb0 | and a fault injected (timeout=, requeue=)",
         "io_uring -p1 -d54 -s53 --set null-blk.poll-queues=0 --set null-blk.hw-queue-depth=1 /dev/nullb0 | (io-wq reissuing a bio that is no longer polled, into the scheduler)",
         "io_uring -p1 --set null-blk.poll-queues=0 --set null-blk.irqmode=2 --set null-blk.completion-nsec=2000000 /dev/nullb0 | spinning for an unpolled bio's timer longer than 1000000 ns",

@@ -19,11 +19,12 @@ public final class BlockDevice {
   private BlockDevice() {}
 
   /** What a block device takes. */
-  public sealed interface Command extends SimMessage permits SubmitBio, PollBio, TagRetry {}
+  public sealed interface Command extends SimMessage
+      permits SubmitBio, PollBio, TagRetry, SpinFor {}
 
   /** What a block device answers. */
   public sealed interface Reply extends SimMessage
-      permits Submitted, Polled, IrqEnded, Slept, Woken {}
+      permits Submitted, Polled, IrqEnded, Slept, Woken, TagFreed {}
 
   /**
    * Who called: the CPU whose execution this is, where the call returns, and where the device's
@@ -75,6 +76,16 @@ public final class BlockDevice {
    * found no tag first ({@link Slept#bios}).
    */
   public record TagRetry(long atPs, Call call, List<Bio> bios) implements Command {}
+
+  /**
+   * The caller spins for a tag from {@code atPs} until {@code untilPs} (an io-wq worker's {@code
+   * -EAGAIN} loop, which looks at the tags each turn): the first tag freed before then, or one free
+   * already, ends spin {@code spin} with {@link TagFreed}.
+   */
+  public record SpinFor(long atPs, Call call, long untilPs, long spin) implements Command {}
+
+  /** A tag was freed at {@code atPs}, or was free, while the caller spun ({@link SpinFor}). */
+  public record TagFreed(long atPs, long spin) implements Reply {}
 
   /**
    * The caller's task went to sleep for a tag at {@code atPs}: its CPU is idle from then. {@code

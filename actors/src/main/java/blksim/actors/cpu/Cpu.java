@@ -53,6 +53,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           WantsUringLock,
           WorkerWants,
           WorkerYields,
+          WorkerPreempted,
           Tick {}
 
   /** Starts the submitter thread. */
@@ -115,6 +116,13 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** The worker that had this CPU sleeps again at {@code atPs}: the CPU is the thread's. */
   public record WorkerYields(long atPs) implements Command {}
+
+  /**
+   * The tick ended the slice of the worker that had this CPU: at its next {@code cond_resched} it
+   * gives the CPU back at {@code atPs}, still runnable. The thread's own slice then ends at the
+   * tick at {@code againFromPs}; from there the worker runs where the thread schedules.
+   */
+  public record WorkerPreempted(long atPs, long againFromPs) implements Command {}
 
   /**
    * t/io_uring's main thread reads the submitter's counters.
@@ -220,6 +228,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(WantsUringLock.class, this::onWantsUringLock)
         .on(WorkerWants.class, schedule::onWorkerWants)
         .on(WorkerYields.class, (m, out) -> schedule.onWorkerYields(m.atPs(), out))
+        .on(WorkerPreempted.class, schedule::onWorkerPreempted)
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> core.sub.finish())
         .build();
@@ -230,7 +239,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
-    thread.onWantsUringLock(m, out);
+    thread.onWantsUringLock(m, schedule.lent(), out);
     schedule.idleSoftirq(m.atPs(), out);
   }
 

@@ -33,8 +33,11 @@ final class CpuSchedule {
   /** When the CPU's last interrupt or worker run ended. */
   private long busyUntilPs;
 
-  /** The worker sharing this CPU is runnable: woken for work or for a tag. */
+  /** The worker sharing this CPU is runnable: woken for work or for a tag, or preempted. */
   private boolean workerWants;
+
+  /** A preempted worker runs where the thread schedules from here: the thread's slice is over. */
+  private long workerFromPs;
 
   CpuSchedule(CpuCore core, SubmitterPath thread, ThreadLoop run, IrqPath irq) {
     this.core = core;
@@ -109,7 +112,7 @@ final class CpuSchedule {
 
   /** The thread goes on with {@code m}; where it schedules, a runnable ksoftirqd runs first. */
   private void threadStep(SimMessage m, Outbox out) {
-    if (workerWants && Ksoftirqd.schedulesAt(m)) {
+    if (workerWants && lendsAt(m)) {
       stashed = m;
       lend(m.atPs(), out);
       return;
@@ -155,6 +158,17 @@ final class CpuSchedule {
     return !inIrq && !lent && stashed == null && !thread.inFlight();
   }
 
+  /**
+   * Whether the thread switches to its runnable worker at {@code m}: where it schedules, once a
+   * preempted worker's wait for the thread's slice is over. On an IOPOLL ring only at the return to
+   * user space: at io_iopoll_check's mutex_lock the thread still holds the uring_lock the worker
+   * needs for its IOPOLL list.
+   */
+  private boolean lendsAt(SimMessage m) {
+    return m.atPs() >= workerFromPs
+        && (m instanceof Cpu.Resume || (m instanceof Cpu.Resched && !core.cfg.iopoll()));
+  }
+
   /** The worker sharing this CPU is runnable; it runs now if the CPU is idle. */
   void onWorkerWants(Cpu.WorkerWants m, Outbox out) {
     workerWants = true;
@@ -164,7 +178,15 @@ final class CpuSchedule {
   private void lend(long t, Outbox out) {
     lent = true;
     workerWants = false;
+    workerFromPs = 0;
     out.send(core.worker, new IoWqWorker.CpuGranted(t));
+  }
+
+  /** The tick preempted the worker: it stays runnable, and the thread has its slice first. */
+  void onWorkerPreempted(Cpu.WorkerPreempted m, Outbox out) {
+    workerWants = true;
+    workerFromPs = m.againFromPs();
+    onWorkerYields(m.atPs(), out);
   }
 
   /** The worker went back to sleep at {@code t}: what waited runs, interrupts first. */
@@ -243,8 +265,14 @@ final class CpuSchedule {
       stashed = null;
       threadStep(m, out);
     } else {
+      thread.cpuBack(t, out);
       idleSoftirq(t, out);
     }
+  }
+
+  /** Whether the io-wq worker runs on this CPU now. */
+  boolean lent() {
+    return lent;
   }
 
   private List<NullBlkDevice.TimerFired> drainPending() {

@@ -72,6 +72,19 @@ final class HostCpu {
     }
   }
 
+  /**
+   * The tick ended the worker's slice: it gives the shared CPU back at {@code t} and runs {@code
+   * go} when the CPU is lent to it again, after the thread's slice ends at {@code againFromPs}.
+   */
+  void preempt(long t, long againFromPs, LongConsumer go, Outbox out) {
+    if (host == null || !running || next != null) {
+      throw new InvariantBroken(name + ": preempted without its submitter's CPU");
+    }
+    running = false;
+    next = go;
+    out.send(host, new Cpu.WorkerPreempted(t, againFromPs));
+  }
+
   /** Nothing waits for the CPU. */
   boolean idle() {
     return next == null && !running;

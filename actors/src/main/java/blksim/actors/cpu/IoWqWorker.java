@@ -16,6 +16,7 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.time.CfsSlice;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoWq;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** Everything an io-wq worker understands. */
   public sealed interface Command extends SimMessage
-      permits Enqueue, UringUnlocked, CpuGranted, FromBioSet, FromBlock, FromDevice {}
+      permits Enqueue, UringUnlocked, CpuGranted, SliceEnds, FromBioSet, FromBlock, FromDevice {}
 
   /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
   public record Enqueue(long atPs, List<IoKiocb> reqs, SimRef<Cpu.Command> owner)
@@ -48,6 +49,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** The submitter's CPU, which the worker shares, runs the worker from {@code atPs}. */
   public record CpuGranted(long atPs) implements Command {}
+
+  /** The tick at {@code atPs} ends the worker's slice, in which it spins ({@link WorkerSpin}). */
+  public record SliceEnds(long atPs, long spin) implements Command {}
 
   /** A bioset's answer, through the worker's adapter. */
   public record FromBioSet(BioSetCache.Reply reply) implements Command {
@@ -98,6 +102,12 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   /** The bio that ended in queue_rq goes back, then the request onto the IOPOLL list. */
   private boolean lockAfterPut;
 
+  /** The bio that found no tag goes back, then the request is issued again. */
+  private boolean retryAfterPut;
+
+  /** The -EAGAIN loop on the thread's CPU, or null when the worker does not spin there. */
+  private final WorkerSpin spin;
+
   /** When the CPU has finished switching the sleeping worker out: a wake-up cannot start sooner. */
   private long freeAtPs;
 
@@ -105,6 +115,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
    * @param index the CPU's number
    * @param cfg the owner thread's files, mapped to the hardware queues of this CPU
    * @param host the submitter's CPU when the worker shares it, or null when the CPU is its own
+   * @param slice the CFS slice on the submitter's CPU, which ends a shared worker's -EAGAIN loop
    */
   public IoWqWorker(
       int index,
@@ -112,7 +123,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       SimRef<BioSetCache.Command> bioset,
       CpuConfig cfg,
       PathCosts costs,
-      SimRef<Cpu.Command> host) {
+      SimRef<Cpu.Command> host,
+      CfsSlice slice) {
     super(self.name(), Command.class);
     this.index = index;
     this.self = self;
@@ -126,6 +138,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.lock = new UringLockWait(index, charger, costs.lineTransferPs());
     this.irqs = new WorkerInterrupts(irq, lock, t -> freeAtPs = Math.max(freeAtPs, t));
     this.cpu = new HostCpu(host, self.name());
+    this.spin =
+        host != null && cfg.iopoll() ? new WorkerSpin(slice, costs, cfg.allocCache()) : null;
     // the interrupts of what it issues are its CPU's: the host's interrupt path takes them
     this.irqTo = host == null ? interrupts : host.adapt(Cpu.FromDevice::new);
     this.irqEndsTo = host == null ? blockReplies : host.adapt(Cpu.FromBlock::new);
@@ -142,11 +156,15 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
             (m, out) -> chainReply(m.atPs(), t -> onUringUnlocked(t, out), out))
         .on(FromDevice.class, this::onInterrupt)
         .on(CpuGranted.class, this::onGranted)
+        .on(SliceEnds.class, (m, out) -> spinEnds(m.spin(), m.atPs(), true, out))
         .build();
   }
 
   /** The shared CPU is the worker's: what woke it runs. */
   private void onGranted(CpuGranted m, Outbox out) {
+    if (spin != null) {
+      spin.picked(m.atPs());
+    }
     chainReply(m.atPs(), cpu.granted(), out);
   }
 
@@ -156,6 +174,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     } else if (lockAfterPut) {
       lockAfterPut = false;
       chainReply(m.atPs(), t -> askUringLock(t, out), out);
+    } else if (retryAfterPut) {
+      retryAfterPut = false;
+      chainReply(m.atPs(), t -> retry(t, out), out);
     } else if (m.reply() instanceof BioSetCache.Allocated a) {
       chainReply(a.atPs(), t -> onBiosAllocated(new BioSetCache.Allocated(t, a.bios()), out), out);
     } else {
@@ -180,6 +201,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       } else {
         cpu.run(w.atPs(), t -> retryTag(t, out), out);
       }
+    } else if (m.reply() instanceof BlockDevice.TagFreed f) {
+      spinEnds(f.spin(), f.atPs(), false, out);
     } else if (m.reply() instanceof BlockDevice.Submitted q) {
       chainReply(
           q.atPs(),
@@ -304,12 +327,45 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       wq.retried();
       current.setKiocbPrivate(null);
       long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
+      retryAfterPut = true;
       callOut = true;
       out.send(
           bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.wouldBlock(), biosetReplies));
       return;
     }
     askUringLock(m.atPs(), out);
+  }
+
+  /**
+   * After cond_resched, the issue again. On the thread's CPU the loop turns until the tick ends the
+   * worker's slice; the thread then has its own slice before the worker tries again.
+   */
+  private void retry(long t, Outbox out) {
+    if (spin == null) {
+      issueNext(t, out);
+    } else {
+      spin.start(t, lastTo, workerCall(), self, out);
+    }
+  }
+
+  /**
+   * Spin {@code id} sees at {@code at} a freed tag, and tries it; or the tick that ends its slice,
+   * and gives the CPU back to the thread, which has its own slice before the worker tries again.
+   */
+  private void spinEnds(long id, long at, boolean bySlice, Outbox out) {
+    long t = spin.stop(charger, index, id, at, bySlice);
+    if (t < 0) {
+      return; // the other of the two ended it
+    } else if (!bySlice) {
+      issueNext(t, out);
+      return;
+    }
+    freeAtPs = t + charge(KernelFn.SCHEDULE);
+    cpu.preempt(
+        freeAtPs,
+        spin.threadSliceEndsPs(freeAtPs),
+        t2 -> issueNext(t2 + charge(KernelFn.SCHEDULE), out),
+        out);
   }
 
   /** io_iopoll_req_issued with IO_URING_F_UNLOCKED: the ring's uring_lock, from the submitter. */
@@ -353,6 +409,21 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   public CostLedger ledger() {
     return charger.ledger();
+  }
+
+  /** Slices the tick ended while the worker spun for a tag on its thread's CPU. */
+  public long spinSlices() {
+    return spin == null ? 0 : spin.slicesEnded();
+  }
+
+  /** Spins that ended on a tag another CPU freed. */
+  public long spinsEndedByTag() {
+    return spin == null ? 0 : spin.tagsSeen();
+  }
+
+  /** The time of all its spins, in ps. */
+  public long spunPs() {
+    return spin == null ? 0 : spin.spunPs();
   }
 
   /** Times the worker slept on a tag wait queue. */

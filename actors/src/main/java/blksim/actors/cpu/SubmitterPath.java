@@ -32,6 +32,9 @@ final class SubmitterPath implements ThreadLoop {
   private long freeAtPs;
   private final IoWqOwner iowq;
 
+  /** After the thread ended, the worker sharing its CPU added requests to poll. */
+  private boolean teardownWaits;
+
   SubmitterPath(CpuCore c) {
     this.c = c;
     this.loop = new EnterLoop(c.self.name());
@@ -191,12 +194,24 @@ final class SubmitterPath implements ThreadLoop {
     iowq.workerDone(req);
   }
 
-  /** The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds. */
-  void onWantsUringLock(Cpu.WantsUringLock m, Outbox out) {
+  /**
+   * The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds: when
+   * the CPU is free, or once the worker that shares it ({@code lent}) gives it back.
+   */
+  void onWantsUringLock(Cpu.WantsUringLock m, boolean lent, Outbox out) {
     long t = iowq.wants(m, out);
-    if (t >= 0 && loop.exiting() && !inFlight()) {
-      poll(Math.max(t, freeAtPs), out); // the teardown, when its CPU is free
+    teardownWaits |= t >= 0 && loop.exiting() && lent;
+    if (t >= 0 && loop.exiting() && !inFlight() && !lent) {
+      poll(Math.max(t, freeAtPs), out); // the teardown
     }
+  }
+
+  /** The CPU the worker shared is the thread's again at {@code t}: a waiting teardown polls. */
+  void cpuBack(long t, Outbox out) {
+    if (teardownWaits && !inFlight() && !c.ring.iopollListEmpty()) {
+      poll(Math.max(t, freeAtPs), out);
+    }
+    teardownWaits = false;
   }
 
   /**

@@ -3,7 +3,7 @@ package blksim.actors.hctx;
 import blksim.queues.cost.KernelFn;
 
 /** The kernel functions a hardware queue's stretches of the path run, in order, each a table. */
-final class HctxPaths {
+public final class HctxPaths {
   private HctxPaths() {}
 
   /**
@@ -148,7 +148,7 @@ final class HctxPaths {
   };
 
   /** What a bio that finds no tag runs, from submit_bio to bio_wouldblock_error. */
-  static final KernelFn[] NO_TAG_PATH = {
+  public static final KernelFn[] NO_TAG_PATH = {
     KernelFn.SUBMIT_BIO_NOACCT,
     KernelFn.BIO_QUEUE_ENTER,
     KernelFn.RCU_READ_LOCK,

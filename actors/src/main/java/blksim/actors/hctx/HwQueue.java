@@ -113,6 +113,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       submit(s.call(), s.atPs(), s.bios(), s.plugNrIos(), new Plug(), out);
     } else if (m.command() instanceof BlockDevice.TagRetry r) {
       onTagRetry(r, out);
+    } else if (m.command() instanceof BlockDevice.SpinFor f) {
+      waits.spin(f, hctx.tags().inUse() < hctx.tags().nrTags(), out);
     } else {
       onPoll((BlockDevice.PollBio) m.command(), out);
     }

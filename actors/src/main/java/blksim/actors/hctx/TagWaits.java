@@ -27,6 +27,7 @@ final class TagWaits {
 
   private final int wakeBatch;
   private final ArrayDeque<Sleeper> asleep = new ArrayDeque<>();
+  private final List<BlockDevice.SpinFor> spinning = new ArrayList<>();
   private final java.util.Map<Integer, Flushed> afterFlush = new java.util.HashMap<>();
   private int waitCnt;
   private long sleeps;
@@ -140,6 +141,9 @@ final class TagWaits {
       int freed,
       long t,
       blksim.actors.engine.Outbox out) {
+    if (freed > 0 && !spinning.isEmpty()) {
+      endSpins(t, out);
+    }
     List<Sleeper> woken = freed(freed);
     long ps =
         charger.charge(
@@ -154,6 +158,28 @@ final class TagWaits {
       }
     }
     return ps;
+  }
+
+  /**
+   * A task spins for a tag ({@link BlockDevice.SpinFor}); with {@code free} tags now its next turn
+   * gets one.
+   */
+  void spin(BlockDevice.SpinFor m, boolean free, blksim.actors.engine.Outbox out) {
+    if (free) {
+      out.send(m.call().replyTo(), new BlockDevice.TagFreed(m.atPs(), m.spin()));
+    } else {
+      spinning.add(m);
+    }
+  }
+
+  /** A tag went back at {@code t}: every task still spinning for one tries it. */
+  private void endSpins(long t, blksim.actors.engine.Outbox out) {
+    for (BlockDevice.SpinFor m : spinning) {
+      if (m.untilPs() > t) {
+        out.send(m.call().replyTo(), new BlockDevice.TagFreed(t, m.spin()));
+      }
+    }
+    spinning.clear();
   }
 
   /** Times a task went to sleep here. */

@@ -3,6 +3,7 @@ package blksim.actors.topology;
 import blksim.actors.cpu.Cpu;
 import blksim.config.BlksimSettings;
 import blksim.config.InterferenceSettings;
+import blksim.queues.time.CfsSlice;
 import blksim.queues.time.VirtualTime;
 
 /**
@@ -22,7 +23,7 @@ final class FirstTick {
     }
     long seed = s.run().seed();
     long period = VirtualTime.ps(i.tickPeriodNs());
-    long phase = RandomStreams.of(seed, "tick-cpu" + cpu).nextLong(period);
+    long phase = phase(s, cpu);
     long until = VirtualTime.ps(s.run().runtimeNs());
     if (phase >= until) {
       return null;
@@ -41,5 +42,20 @@ final class FirstTick {
             ? 0
             : phase + RandomStreams.of(seed, "vmstat-cpu" + cpu).nextLong(vmstatEvery);
     return new Cpu.Tick(phase, period, until, firstBalance, every, firstVmstat, vmstatEvery);
+  }
+
+  /**
+   * The CFS slice of a task sharing {@code cpu} with one other, ended by that CPU's ticks. Without
+   * interference.tick blksim runs no tick, but the scheduler still has one: at phase 0, so that the
+   * run stays free of the seed.
+   */
+  static CfsSlice slice(BlksimSettings s, int cpu, int nrCpus) {
+    long period = VirtualTime.ps(s.interference().tickPeriodNs());
+    return new CfsSlice(nrCpus, period, s.interference().tick() ? phase(s, cpu) : 0);
+  }
+
+  private static long phase(BlksimSettings s, int cpu) {
+    long period = VirtualTime.ps(s.interference().tickPeriodNs());
+    return RandomStreams.of(s.run().seed(), "tick-cpu" + cpu).nextLong(period);
   }
 }

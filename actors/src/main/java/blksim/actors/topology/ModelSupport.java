@@ -249,26 +249,7 @@ final class ModelSupport {
     if (suspend) {
       return forSuspend;
     }
-    List<Integer> free = new ArrayList<>();
-    for (int cpu = 0; cpu < s.cpu().count() && free.size() < u.threads(); cpu++) {
-      if (!plan.submitterCpus().contains(cpu)) {
-        free.add(cpu);
-      }
-    }
-    if (free.size() < u.threads() && !u.polled()) {
-      // blocking issues sleep for tags: workers with no free CPU share their threads' (HostCpu)
-      List<Integer> cpus = new ArrayList<>(free);
-      cpus.addAll(plan.submitterCpus().subList(free.size(), u.threads()));
-      return cpus;
-    } else if (free.size() < u.threads()) {
-      throw new ConfigError(
-          why
-              + ": a bio that finds no tag is retried by its thread's io-wq worker, which blksim"
-              + " runs on a CPU with no submitter, one per thread; give the machine "
-              + (plan.submitterCpus().size() + u.threads())
-              + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
-    }
-    return free;
+    return SharedWorkers.place(s, plan, cfgs, load, tags, why);
   }
 
   /** A null_blk without poll queues, as the user gave it: 5.15's, or poll_queues=0. */

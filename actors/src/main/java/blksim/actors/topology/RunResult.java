@@ -99,6 +99,9 @@ public record RunResult(
    * @param wakeUps times it was woken
    * @param lockWaitPs time it spun on the ring's uring_lock
    * @param tagSleeps times its blocking issue slept on a tag wait queue (a ring without IOPOLL)
+   * @param spinSlices slices the tick ended while it spun for a tag on its thread's CPU (IOPOLL)
+   * @param spinsEndedByTag spins that a tag freed by another CPU ended
+   * @param spunPs the time of all its spins
    */
   public record Worker(
       int thread,
@@ -107,7 +110,10 @@ public record RunResult(
       long retries,
       long wakeUps,
       long lockWaitPs,
-      long tagSleeps) {}
+      long tagSleeps,
+      long spinSlices,
+      long spinsEndedByTag,
+      long spunPs) {}
 
   /**
    * One submitter's totals.

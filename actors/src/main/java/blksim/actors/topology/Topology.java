@@ -237,7 +237,9 @@ public final class Topology {
         int w = workerCpus.get(t);
         // no CPU left for it: it shares its submitter's (ModelSupport.workerCpus)
         SimRef<Cpu.Command> host = w == cpuId ? cpuRefs.get(t) : null;
-        IoWqWorker worker = new IoWqWorker(w, workerRef, biosetRef, cfg, costs, host);
+        IoWqWorker worker =
+            new IoWqWorker(
+                w, workerRef, biosetRef, cfg, costs, host, FirstTick.slice(s, cpuId, nrCpus));
         workers.add(worker);
         registry.bind(workerRef, worker);
       }
@@ -370,7 +372,10 @@ public final class Topology {
               w.wq().retries(),
               w.wq().wakeUps(),
               w.lockWaitPs(),
-              w.tagSleeps()));
+              w.tagSleeps(),
+              w.spinSlices(),
+              w.spinsEndedByTag(),
+              w.spunPs()));
     }
     for (NullBlkDevice device : devices) {
       ledger.merge(device.ledger());

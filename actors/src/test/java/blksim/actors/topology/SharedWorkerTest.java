@@ -3,7 +3,6 @@ package blksim.actors.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.config.ConfigError;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,13 +79,5 @@ class SharedWorkerTest {
       assertTrue(res.sharesCpu(w), "no CPU left: " + w);
       assertTrue(res.ledger().totalPs(w.cpu()) <= res.endPs());
     }
-  }
-
-  @Test
-  void anIopollRingsWorkerShouldStillNeedACpuOfItsOwn() {
-    // its REQ_NOWAIT issue retries -EAGAIN with cond_resched: it would spin against the thread
-    // that must poll to free the tags, until the scheduler's tick (not modelled)
-    ConfigError e = Runs.refused(SHORT_OF_TAGS, "cpu.count=1", "io-uring.polled=true");
-    assertTrue(e.getMessage().contains("runs on a CPU with no submitter"), e.getMessage());
   }
 }

@@ -134,7 +134,7 @@ public final class Summary {
       out.printf(
           Locale.ROOT,
           "  io-wq       thread %d's worker on cpu%d%s: %d requests punted, %d issues retried on"
-              + " -EAGAIN, %d wake-ups, %.3f ms spun on uring_lock%s%n",
+              + " -EAGAIN, %d wake-ups, %.3f ms spun on uring_lock%s%s%n",
           w.thread(),
           w.cpu(),
           res.sharesCpu(w) ? " (the thread's own: no CPU was left)" : "",
@@ -146,7 +146,16 @@ public final class Summary {
               ? ""
               : ", "
                   + w.tagSleeps()
-                  + " sleeps on the tag wait queue (blocking issue, woken by freed tags)");
+                  + " sleeps on the tag wait queue (blocking issue, woken by freed tags)",
+          w.spinSlices() + w.spinsEndedByTag() == 0
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  ", %.3f ms spun for a tag on the thread's CPU: %d spins ended by the tick's"
+                      + " end of the slice, %d by a tag another CPU freed",
+                  w.spunPs() / 1e9,
+                  w.spinSlices(),
+                  w.spinsEndedByTag()));
     }
     for (RunResult.Dm d : res.dms()) {
       out.printf(

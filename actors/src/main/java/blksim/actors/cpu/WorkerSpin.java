@@ -1,0 +1,151 @@
+package blksim.actors.cpu;
+
+import blksim.actors.block.BlockDevice;
+import blksim.actors.engine.Charger;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimRef;
+import blksim.actors.hctx.HctxPaths;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
+import blksim.queues.time.CfsSlice;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code -EAGAIN} loop of an io-wq worker on an IOPOLL ring that shares its thread's CPU, in
+ * closed form. {@code io_wq_submit_work} reissues a request that found no tag after {@code
+ * cond_resched()}, and only the thread's polling frees its tags; the thread cannot poll while the
+ * worker runs. So the worker turns in the loop until the tick ends its slice ({@link CfsSlice}),
+ * then gives the CPU back at its next {@code cond_resched}. Each turn after the first is charged as
+ * the functions it runs, without a message: with a CPU of its own the worker's retries are steps of
+ * the model instead, since another CPU's polling can free a tag between two of them.
+ */
+final class WorkerSpin {
+  private final CfsSlice slice;
+  private final KernelFn[] turn;
+  private final long turnPs;
+  private long pickedAtPs;
+  private boolean spinning;
+  private long spin;
+  private long startPs;
+  private long slicesEnded;
+  private long tagsSeen;
+  private long turns;
+  private long spunPs;
+
+  /**
+   * @param slice the CPU's slice and ticks
+   * @param allocCache whether the worker's bios come from the per-CPU cache (and go back to it)
+   */
+  WorkerSpin(CfsSlice slice, PathCosts costs, boolean allocCache) {
+    this.slice = slice;
+    this.turn = turn(allocCache);
+    long ps = 0;
+    for (KernelFn fn : turn) {
+      ps += costs.step(fn).ps();
+    }
+    this.turnPs = Math.max(1, ps);
+  }
+
+  /**
+   * One more turn of the loop: io_issue_sqe to bio_wouldblock_error, the bio's -EAGAIN end, then
+   * cond_resched. The functions are those of the worker's first try (IoWqWorker), but for
+   * io_wq_submit_work itself, whose loop this is.
+   */
+  private static KernelFn[] turn(boolean allocCache) {
+    List<KernelFn> fns = new ArrayList<>();
+    fns.addAll(
+        Arrays.asList(CpuPaths.WORKER_ISSUE_PATH).subList(1, CpuPaths.WORKER_ISSUE_PATH.length));
+    if (allocCache) {
+      fns.add(KernelFn.BIO_ALLOC_KIOCB);
+    } else {
+      fns.addAll(List.of(KernelFn.BIO_ALLOC_BIOSET, KernelFn.KMEM_CACHE_ALLOC));
+    }
+    fns.add(KernelFn.BIO_INIT);
+    fns.addAll(Arrays.asList(CpuPaths.PAGES_PATH));
+    fns.addAll(Arrays.asList(HctxPaths.NO_TAG_PATH));
+    fns.addAll(Arrays.asList(CpuPaths.WORKER_RETRY_PATH));
+    fns.add(allocCache ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
+    return fns.toArray(KernelFn[]::new);
+  }
+
+  /** The scheduler switched the worker in at {@code t}: its slice counts from there. */
+  void picked(long t) {
+    pickedAtPs = t;
+  }
+
+  /**
+   * The worker's try at {@code t} found no tag on {@code to}: it turns in the loop from there,
+   * until the queue says a tag was freed or its slice's tick ({@link IoWqWorker.SliceEnds}) comes.
+   */
+  void start(
+      long t,
+      SimRef<BlockDevice.Command> to,
+      BlockDevice.Call call,
+      SimRef<IoWqWorker.Command> self,
+      Outbox out) {
+    spinning = true;
+    startPs = t;
+    long id = ++spin;
+    long tick = slice.reschedTickPs(pickedAtPs);
+    if (tick > t) {
+      out.send(to, new BlockDevice.SpinFor(t, call, tick, id));
+    }
+    out.send(self, new IoWqWorker.SliceEnds(Math.max(t, tick), id));
+  }
+
+  /**
+   * The spin ends at the first turn that sees what came at {@code at}: a freed tag, or the slice's
+   * tick; its turns are charged to {@code cpu}.
+   *
+   * @param id the spin that {@code at} ends
+   * @param bySlice whether the tick ended it
+   * @return when its last turn ends, or -1 when the spin is over already (both came)
+   */
+  long stop(Charger charger, int cpu, long id, long at, boolean bySlice) {
+    if (!spinning || id != spin) {
+      return -1;
+    }
+    spinning = false;
+    slicesEnded += bySlice ? 1 : 0;
+    tagsSeen += bySlice ? 0 : 1;
+    if (at <= startPs) {
+      return startPs; // need_resched was set already, or a tag was free: this turn sees it
+    }
+    long end = startPs;
+    while (end < at) { // the turns' prices vary: as many as it takes
+      long n = (at - end + turnPs - 1) / turnPs;
+      turns += n;
+      end += charger.charge(cpu, CpuTime.SUBMIT, turn, n);
+    }
+    spunPs += end - startPs;
+    return end;
+  }
+
+  /** The tick that ends the slice of the thread switched in at {@code t}. */
+  long threadSliceEndsPs(long t) {
+    return slice.reschedTickPs(t);
+  }
+
+  /** Slices that the tick ended while the worker turned in the loop. */
+  long slicesEnded() {
+    return slicesEnded;
+  }
+
+  /** Spins that a tag freed by another CPU (or free at once) ended. */
+  long tagsSeen() {
+    return tagsSeen;
+  }
+
+  /** Turns of the loop charged in closed form. */
+  long turns() {
+    return turns;
+  }
+
+  /** The time they took, in ps. */
+  long spunPs() {
+    return spunPs;
+  }
+}

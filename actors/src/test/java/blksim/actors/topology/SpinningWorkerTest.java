@@ -1,0 +1,98 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.config.ConfigError;
+import blksim.queues.time.VirtualTime;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An IOPOLL ring's io-wq worker with no CPU left: on its thread's CPU its REQ_NOWAIT issue retries
+ * -EAGAIN until the tick ends its CFS slice, and only the thread, polling in its own slice, frees
+ * tags.
+ */
+class SpinningWorkerTest {
+  private static final long MS = VirtualTime.ps(1_000_000);
+
+  /** -d128 -p1 on 8 tags of one poll queue, without ticks or variation: the tick's phase is 0. */
+  private static final String SHORT_OF_TAGS =
+      "blksim.io-uring { depth = 128, batch-submit = 32, batch-complete = 32, block-size = 512,"
+          + " polled = true }\n"
+          + "blksim.null-blk { hw-queue-depth = 8, poll-queues = 1 }\n"
+          + "blksim.interference { enabled = false, tick.hz = 1000 }\n"
+          + "blksim.run.runtime = 40ms";
+
+  @Test
+  void aWorkerOnItsThreadsCpuShouldSpinUntilTheTickEndsItsSlice() {
+    RunResult res = Runs.sameOnBothEngines(Runs.settings(SHORT_OF_TAGS, "cpu.count=1"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Worker w = res.workers().get(0);
+    assertTrue(res.sharesCpu(w), "no CPU left: " + w);
+    assertTrue(w.spinSlices() >= 3, "slices spun in 40 ms: " + w);
+    // one CPU: a 3 ms slice, ended by the first tick (every 1 ms from 0) past it, from the pick
+    long perSlice = w.spunPs() / w.spinSlices();
+    assertTrue(perSlice <= 4 * MS, "a spin ends at its slice's tick: " + perSlice + " ps");
+    assertTrue(perSlice >= 2 * MS, "and spins most of its slice: " + perSlice + " ps");
+    assertTrue(
+        res.ledger().steps(0).get("__cond_resched").calls() > 100 * w.retries(),
+        "each spin's turns charged: " + res.ledger().steps(0).get("__cond_resched").calls());
+    assertTrue(
+        res.ledger().totalPs(0) <= res.endPs(),
+        "the worker and the thread never overlap: "
+            + res.ledger().totalPs(0)
+            + " > "
+            + res.endPs());
+    // a request punted waits at least for the thread's slice before the worker issues it
+    assertTrue(
+        res.latencyNs().getMaxValue() >= 3_000_000,
+        "max latency " + res.latencyNs().getMaxValue() + " ns");
+
+    RunResult own = Runs.sequential(SHORT_OF_TAGS, "cpu.count=2");
+    assertEquals(0, own.workers().get(0).spinSlices(), "with a CPU of its own it never spins");
+    assertTrue(
+        res.done() * 3 < own.done() * 2,
+        "spinning halves the thread's CPU: " + res.done() + " vs " + own.done());
+  }
+
+  @Test
+  void theSliceShouldGrowWithTheMachinesCpus() {
+    // two threads, each on its own poll queue, each sharing with its worker: 2 CPUs give 6 ms
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SHORT_OF_TAGS, "cpu.count=2", "io-uring.threads=2", "null-blk.poll-queues=2"));
+    for (RunResult.Worker w : res.workers()) {
+      assertTrue(res.sharesCpu(w), w.toString());
+      assertTrue(w.spinSlices() >= 2, w.toString());
+      long perSlice = w.spunPs() / w.spinSlices();
+      assertTrue(perSlice > 4 * MS && perSlice <= 7 * MS, "6 ms slices: " + perSlice + " ps");
+      assertTrue(res.ledger().totalPs(w.cpu()) <= res.endPs());
+    }
+  }
+
+  @Test
+  void anotherThreadsPollingOfTheSameQueueShouldEndASpinWithTheTagItFrees() {
+    // two threads on one poll queue: each one's polling reaps the other's requests too
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SHORT_OF_TAGS, "cpu.count=2", "io-uring.threads=2", "null-blk.poll-queues=1"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    long byTag = 0;
+    for (RunResult.Worker w : res.workers()) {
+      assertTrue(res.sharesCpu(w), w.toString());
+      assertTrue(res.ledger().totalPs(w.cpu()) <= res.endPs());
+      byTag += w.spinsEndedByTag();
+    }
+    assertTrue(byTag > 0, "a tag the other CPU freed ended spins: " + res.workers());
+  }
+
+  @Test
+  void aSpinThatAnInterruptOnItsCpuCouldEndShouldBeRefused() {
+    ConfigError irq =
+        Runs.refused(
+            SHORT_OF_TAGS, "cpu.count=1", "null-blk.poll-queues=0", "null-blk.no-sched=true");
+    assertTrue(irq.getMessage().contains("no poll queue"), irq.getMessage());
+  }
+}
