@@ -47,8 +47,11 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
   public record UringUnlocked(long atPs) implements Command {}
 
-  /** The submitter's CPU, which the worker shares, runs the worker from {@code atPs}. */
-  public record CpuGranted(long atPs) implements Command {}
+  /**
+   * The submitter's CPU, which the worker shares, runs the worker from {@code atPs}; {@code
+   * threadEnded}: the thread has exited, and only the ring's teardown polls the tags free.
+   */
+  public record CpuGranted(long atPs, boolean threadEnded) implements Command {}
 
   /** The tick at {@code atPs} ends the worker's slice, in which it spins ({@link WorkerSpin}). */
   public record SliceEnds(long atPs, long spin) implements Command {}
@@ -163,7 +166,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   /** The shared CPU is the worker's: what woke it runs. */
   private void onGranted(CpuGranted m, Outbox out) {
     if (spin != null) {
-      spin.picked(m.atPs());
+      spin.picked(m.atPs(), m.threadEnded());
     }
     chainReply(m.atPs(), cpu.granted(), out);
   }
@@ -356,7 +359,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     long t = spin.stop(charger, index, id, at, bySlice);
     if (t < 0) {
       return; // the other of the two ended it
-    } else if (!bySlice) {
+    } else if (!bySlice && t < spin.reschedTickPs()) {
       issueNext(t, out);
       return;
     }

@@ -27,6 +27,7 @@ final class WorkerSpin {
   private final KernelFn[] turn;
   private final long turnPs;
   private long pickedAtPs;
+  private boolean threadEnded;
   private boolean spinning;
   private long spin;
   private long startPs;
@@ -71,9 +72,16 @@ final class WorkerSpin {
     return fns.toArray(KernelFn[]::new);
   }
 
-  /** The scheduler switched the worker in at {@code t}: its slice counts from there. */
-  void picked(long t) {
+  /**
+   * The scheduler switched the worker in at {@code t}: its slice counts from there. After its
+   * thread exited, the worker gives the CPU back at once each time it finds no tag, so that the
+   * ring's teardown polls them free. (5.16 would hang there: with one task runnable no tick
+   * preempts the worker, and the exiting task waits for io-wq in {@code io_wq_exit_workers}; commit
+   * 9256b9371204 later ended that loop with {@code io_wq_worker_stopped}.)
+   */
+  void picked(long t, boolean threadEnded) {
     pickedAtPs = t;
+    this.threadEnded = threadEnded;
   }
 
   /**
@@ -89,7 +97,7 @@ final class WorkerSpin {
     spinning = true;
     startPs = t;
     long id = ++spin;
-    long tick = slice.reschedTickPs(pickedAtPs);
+    long tick = threadEnded ? t : reschedTickPs();
     if (tick > t) {
       out.send(to, new BlockDevice.SpinFor(t, call, tick, id));
     }
@@ -109,7 +117,7 @@ final class WorkerSpin {
       return -1;
     }
     spinning = false;
-    slicesEnded += bySlice ? 1 : 0;
+    slicesEnded += bySlice && !threadEnded ? 1 : 0;
     tagsSeen += bySlice ? 0 : 1;
     if (at <= startPs) {
       return startPs; // need_resched was set already, or a tag was free: this turn sees it
@@ -122,6 +130,11 @@ final class WorkerSpin {
     }
     spunPs += end - startPs;
     return end;
+  }
+
+  /** The tick that ends the running worker's slice. */
+  long reschedTickPs() {
+    return slice.reschedTickPs(pickedAtPs);
   }
 
   /** The tick that ends the slice of the thread switched in at {@code t}. */

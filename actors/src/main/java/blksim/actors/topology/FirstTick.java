@@ -45,13 +45,16 @@ final class FirstTick {
   }
 
   /**
-   * The CFS slice of a task sharing {@code cpu} with one other, ended by that CPU's ticks. Without
-   * interference.tick blksim runs no tick, but the scheduler still has one: at phase 0, so that the
-   * run stays free of the seed.
+   * The CFS slice of a task sharing a CPU with one other, ended by the scheduler's ticks. The
+   * kernel puts every CPU's tick on the same jiffy boundary (tick_setup_sched_timer, without
+   * skew_tick), so the slices have one phase for the machine (stream tick); without
+   * interference.tick it is 0, so that the run stays free of the seed.
    */
-  static CfsSlice slice(BlksimSettings s, int cpu, int nrCpus) {
+  static CfsSlice slice(BlksimSettings s, int nrCpus) {
     long period = VirtualTime.ps(s.interference().tickPeriodNs());
-    return new CfsSlice(nrCpus, period, s.interference().tick() ? phase(s, cpu) : 0);
+    long phase =
+        s.interference().tick() ? RandomStreams.of(s.run().seed(), "tick").nextLong(period) : 0;
+    return new CfsSlice(nrCpus, period, phase);
   }
 
   private static long phase(BlksimSettings s, int cpu) {

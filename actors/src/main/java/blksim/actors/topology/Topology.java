@@ -238,8 +238,7 @@ public final class Topology {
         // no CPU left for it: it shares its submitter's (ModelSupport.workerCpus)
         SimRef<Cpu.Command> host = w == cpuId ? cpuRefs.get(t) : null;
         IoWqWorker worker =
-            new IoWqWorker(
-                w, workerRef, biosetRef, cfg, costs, host, FirstTick.slice(s, cpuId, nrCpus));
+            new IoWqWorker(w, workerRef, biosetRef, cfg, costs, host, FirstTick.slice(s, nrCpus));
         workers.add(worker);
         registry.bind(workerRef, worker);
       }

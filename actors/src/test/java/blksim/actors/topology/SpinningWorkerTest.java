@@ -73,19 +73,37 @@ class SpinningWorkerTest {
 
   @Test
   void anotherThreadsPollingOfTheSameQueueShouldEndASpinWithTheTagItFrees() {
-    // two threads on one poll queue: each one's polling reaps the other's requests too
+    // two threads on one poll queue, one CPU left: thread 0's worker gets it, thread 1's shares
+    // cpu1. Thread 0 polls while thread 1's worker spins, and its polling reaps thread 1's
+    // requests too, freeing their tags.
     RunResult res =
         Runs.sameOnBothEngines(
             Runs.settings(
-                SHORT_OF_TAGS, "cpu.count=2", "io-uring.threads=2", "null-blk.poll-queues=1"));
+                SHORT_OF_TAGS, "cpu.count=3", "io-uring.threads=2", "null-blk.poll-queues=1"));
     assertTrue(res.books().balanced(), res.books().violations().toString());
-    long byTag = 0;
-    for (RunResult.Worker w : res.workers()) {
-      assertTrue(res.sharesCpu(w), w.toString());
-      assertTrue(res.ledger().totalPs(w.cpu()) <= res.endPs());
-      byTag += w.spinsEndedByTag();
-    }
-    assertTrue(byTag > 0, "a tag the other CPU freed ended spins: " + res.workers());
+    RunResult.Worker own = res.workers().get(0);
+    RunResult.Worker shared = res.workers().get(1);
+    assertEquals(2, own.cpu(), "the free CPU goes to the first thread's worker");
+    assertTrue(res.sharesCpu(shared), shared.toString());
+    assertEquals(0, own.spinSlices() + own.spinsEndedByTag(), "a worker of its own never spins");
+    assertTrue(shared.spinsEndedByTag() > 0, "a tag the other CPU freed ended spins: " + shared);
+    assertTrue(res.ledger().totalPs(1) <= res.endPs());
+  }
+
+  @Test
+  void afterTheThreadExitsTheWorkerShouldLetTheTeardownPollAtOnce() {
+    // -d256 on 4 tags: at the end most requests wait at the worker, a few tags at a time
+    RunResult res =
+        Runs.sequential(
+            SHORT_OF_TAGS,
+            "cpu.count=1",
+            "io-uring.depth=256",
+            "null-blk.hw-queue-depth=4",
+            "run.runtime=10ms");
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    // the thread ends after the last pass it began, at most a slice and a tick after 10 ms
+    assertTrue(
+        res.endPs() < 14 * MS, "no slice spun after the exit: the run ends at " + res.endPs());
   }
 
   @Test
