@@ -142,7 +142,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.irqs = new WorkerInterrupts(irq, lock, t -> freeAtPs = Math.max(freeAtPs, t));
     this.cpu = new HostCpu(host, self.name());
     this.spin =
-        host != null && cfg.iopoll() ? new WorkerSpin(slice, costs, cfg.allocCache()) : null;
+        host != null && cfg.iopoll()
+            ? new WorkerSpin(slice, charger, index, cpu, cfg.allocCache())
+            : null;
     // the interrupts of what it issues are its CPU's: the host's interrupt path takes them
     this.irqTo = host == null ? interrupts : host.adapt(Cpu.FromDevice::new);
     this.irqEndsTo = host == null ? blockReplies : host.adapt(Cpu.FromBlock::new);
@@ -310,8 +312,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
         done.add(completion(bio));
       }
       out.send(owner, new Cpu.CompletedElsewhere(t, done));
-      callOut = true;
-      out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.ended(), biosetReplies));
+      putBios(t, m.ended(), out);
       return;
     }
     if (!m.ended().isEmpty()) {
@@ -321,8 +322,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       Bio bio = m.ended().get(0);
       out.send(owner, new Cpu.CompletedElsewhere(t, List.of(completion(bio))));
       lockAfterPut = true;
-      callOut = true;
-      out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.ended(), biosetReplies));
+      putBios(t, m.ended(), out);
       return;
     }
     if (!m.wouldBlock().isEmpty()) {
@@ -331,12 +331,15 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
       current.setKiocbPrivate(null);
       long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
       retryAfterPut = true;
-      callOut = true;
-      out.send(
-          bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, m.wouldBlock(), biosetReplies));
+      putBios(t, m.wouldBlock(), out);
       return;
     }
     askUringLock(m.atPs(), out);
+  }
+
+  private void putBios(long t, List<Bio> bios, Outbox out) {
+    callOut = true;
+    out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, bios, biosetReplies));
   }
 
   /**
@@ -356,19 +359,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
    * and gives the CPU back to the thread, which has its own slice before the worker tries again.
    */
   private void spinEnds(long id, long at, boolean bySlice, Outbox out) {
-    long t = spin.stop(charger, index, id, at, bySlice);
-    if (t < 0) {
-      return; // the other of the two ended it
-    } else if (!bySlice && t < spin.reschedTickPs()) {
-      issueNext(t, out);
-      return;
-    }
-    freeAtPs = t + charge(KernelFn.SCHEDULE);
-    cpu.preempt(
-        freeAtPs,
-        spin.threadSliceEndsPs(freeAtPs),
-        t2 -> issueNext(t2 + charge(KernelFn.SCHEDULE), out),
-        out);
+    spin.end(id, at, bySlice, t -> issueNext(t, out), t -> freeAtPs = t, out);
   }
 
   /** io_iopoll_req_issued with IO_URING_F_UNLOCKED: the ring's uring_lock, from the submitter. */

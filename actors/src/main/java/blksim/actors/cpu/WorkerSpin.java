@@ -7,11 +7,11 @@ import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HctxPaths;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.cost.PathCosts;
 import blksim.queues.time.CfsSlice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * The {@code -EAGAIN} loop of an io-wq worker on an IOPOLL ring that shares its thread's CPU, in
@@ -24,6 +24,9 @@ import java.util.List;
  */
 final class WorkerSpin {
   private final CfsSlice slice;
+  private final Charger charger;
+  private final int cpu;
+  private final HostCpu host;
   private final KernelFn[] turn;
   private final long turnPs;
   private long pickedAtPs;
@@ -38,14 +41,19 @@ final class WorkerSpin {
 
   /**
    * @param slice the CPU's slice and ticks
+   * @param charger the worker's, which the turns are charged to, on {@code cpu}
+   * @param host the thread's CPU, which the worker shares
    * @param allocCache whether the worker's bios come from the per-CPU cache (and go back to it)
    */
-  WorkerSpin(CfsSlice slice, PathCosts costs, boolean allocCache) {
+  WorkerSpin(CfsSlice slice, Charger charger, int cpu, HostCpu host, boolean allocCache) {
     this.slice = slice;
+    this.charger = charger;
+    this.cpu = cpu;
+    this.host = host;
     this.turn = turn(allocCache);
     long ps = 0;
     for (KernelFn fn : turn) {
-      ps += costs.step(fn).ps();
+      ps += charger.costs().step(fn).ps();
     }
     this.turnPs = Math.max(1, ps);
   }
@@ -106,13 +114,13 @@ final class WorkerSpin {
 
   /**
    * The spin ends at the first turn that sees what came at {@code at}: a freed tag, or the slice's
-   * tick; its turns are charged to {@code cpu}.
+   * tick; its turns are charged.
    *
    * @param id the spin that {@code at} ends
    * @param bySlice whether the tick ended it
    * @return when its last turn ends, or -1 when the spin is over already (both came)
    */
-  long stop(Charger charger, int cpu, long id, long at, boolean bySlice) {
+  private long stop(long id, long at, boolean bySlice) {
     if (!spinning || id != spin) {
       return -1;
     }
@@ -137,9 +145,27 @@ final class WorkerSpin {
     return slice.reschedTickPs(pickedAtPs);
   }
 
-  /** The tick that ends the slice of the thread switched in at {@code t}. */
-  long threadSliceEndsPs(long t) {
-    return slice.reschedTickPs(t);
+  /**
+   * Spin {@code id} sees at {@code at} a freed tag, and tries it ({@code issue}); or the tick that
+   * ends its slice, and gives the CPU back to the thread at {@code switchedOut}'s time: the thread
+   * has its own slice before the worker, switched in again, issues.
+   */
+  void end(
+      long id, long at, boolean bySlice, LongConsumer issue, LongConsumer switchedOut, Outbox out) {
+    long t = stop(id, at, bySlice);
+    if (t < 0) {
+      return; // the other of the two ended it
+    } else if (!bySlice && t < reschedTickPs()) {
+      issue.accept(t);
+      return;
+    }
+    long off = t + schedule();
+    switchedOut.accept(off);
+    host.preempt(off, slice.reschedTickPs(off), t2 -> issue.accept(t2 + schedule()), out);
+  }
+
+  private long schedule() {
+    return charger.charge(cpu, CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
   }
 
   /** Slices that the tick ended while the worker turned in the loop. */
