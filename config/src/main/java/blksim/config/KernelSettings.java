@@ -168,7 +168,7 @@ public record KernelSettings(
     return new KernelSettings(
         preset,
         patches,
-        r.bool("blksim.queue.iostats"),
+        r.flag("blksim.queue.iostats"),
         r.intIn("blksim.queue.nomerges", 0, 2),
         scheduler,
         r.intIn("blksim.queue.nr-requests", 0, Integer.MAX_VALUE));

@@ -52,7 +52,7 @@ public record NullBlkSettings(
         bs,
         r.intIn(p + "gb", 1, 1 << 20),
         r.intIn(p + "nr-devices", 1, 1024),
-        r.bool(p + "no-sched"),
+        r.flag(p + "no-sched"),
         r.intIn(p + "home-node", -1, 1023),
         FaultAttr.parse("requeue", r.string(p + "requeue")),
         FaultAttr.parse("timeout", r.string(p + "timeout")),

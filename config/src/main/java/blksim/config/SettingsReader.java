@@ -52,6 +52,26 @@ final class SettingsReader {
     return read(path, () -> config.getBoolean(path));
   }
 
+  /**
+   * A boolean the kernel takes as a number ({@code echo 0 > .../queue/iostats}, {@code
+   * no_sched=1}): HOCON's true and false, or 0 and 1.
+   */
+  boolean flag(String path) {
+    ConfigValue v = raw(path);
+    if (v.valueType() == ConfigValueType.BOOLEAN) {
+      return (Boolean) v.unwrapped();
+    }
+    BigDecimal exact = exact(v);
+    if (exact != null && (exact.signum() == 0 || exact.compareTo(BigDecimal.ONE) == 0)) {
+      return exact.signum() != 0;
+    }
+    if (v.unwrapped() instanceof String s && (s.equals("true") || s.equals("false"))) {
+      return s.equals("true");
+    }
+    throw new ConfigError(
+        where(path) + path + " = " + shown(v) + " is not accepted: true, false, 0 or 1");
+  }
+
   String string(String path) {
     return read(path, () -> config.getString(path));
   }

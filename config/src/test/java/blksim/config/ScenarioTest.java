@@ -131,6 +131,17 @@ class ScenarioTest {
   }
 
   @Test
+  void aSysfsFlagShouldTakeTheNumberTheKernelTakes() {
+    assertTrue(new Scenario().set("queue.iostats=1").settings().kernel().iostats(), "echo 1");
+    assertFalse(new Scenario().set("queue.iostats=0").settings().kernel().iostats(), "echo 0");
+    assertTrue(new Scenario().set("null-blk.no-sched=1").settings().nullBlk().noSched());
+    ConfigError e =
+        assertThrows(
+            ConfigError.class, () -> new Scenario().set("queue.iostats=2").settings().kernel());
+    assertTrue(e.getMessage().contains("true, false, 0 or 1"), e.getMessage());
+  }
+
+  @Test
   void aProfileShouldExtendAnotherAndOverrideItsKeys() {
     BlksimSettings s =
         new Scenario()
