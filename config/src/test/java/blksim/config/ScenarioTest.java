@@ -131,6 +131,31 @@ class ScenarioTest {
   }
 
   @Test
+  void theMachineShouldBeFittedToTheThreadsUnlessGiven() {
+    assertEquals(2, cpus(), "-n1: the thread and its io-wq worker");
+    assertEquals(8, cpus("io-uring.threads=4"), "four threads, four workers");
+    assertEquals(8, cpus("io-uring.threads=2", "cpu.submitter-cpus=[3, 5]"), "CPUs 0-5, two more");
+    assertEquals(2, cpus("io-uring.threads=1", "cpu.submitter-cpus=[0, 7]"), "thread 0 on CPU 0");
+    assertEquals(
+        3,
+        cpus("dm.tables=[\"0 1024 linear /dev/nullb0 0\"]", "dm.suspend=[\"dm-0 at 1ms for 1ms\"]"),
+        "and dmsetup's");
+    assertEquals(1, cpus("io-uring.threads=4", "cpu.count=1"), "a count given is kept");
+    ConfigError e =
+        assertThrows(
+            ConfigError.class, () -> cpus("cpu.count=2", "cpu.submitter-cpus=[2]"), "as before");
+    assertTrue(e.getMessage().contains("accepted 0 to 1"), e.getMessage());
+  }
+
+  private static int cpus(String... settings) {
+    Scenario s = new Scenario();
+    for (String kv : settings) {
+      s.set(kv);
+    }
+    return s.settings().cpu().count();
+  }
+
+  @Test
   void aSysfsFlagShouldTakeTheNumberTheKernelTakes() {
     assertTrue(new Scenario().set("queue.iostats=1").settings().kernel().iostats(), "echo 1");
     assertFalse(new Scenario().set("queue.iostats=0").settings().kernel().iostats(), "echo 0");

@@ -75,7 +75,9 @@ public final class RunOptions {
   @Option(
       names = "--cpus",
       paramLabel = "N",
-      description = "CPUs of the machine (blksim.cpu.count).")
+      description =
+          "CPUs of the machine (blksim.cpu.count); by default the threads' CPUs, one for each"
+              + " thread's io-wq worker.")
   Integer cpus;
 
   @Option(
