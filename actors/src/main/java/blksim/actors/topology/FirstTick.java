@@ -8,9 +8,12 @@ import blksim.queues.time.VirtualTime;
 
 /**
  * The first scheduler tick of a CPU that runs a submitter (interference.tick), with when its first
- * load balance and its first vmstat kworker visit come: each at a phase of its own, from a stream
- * of its own (tick-cpuN, balance-cpuN, vmstat-cpuN), so that A and B of a compare see them at the
- * same virtual times.
+ * load balance and its first vmstat kworker visit come. The kernel puts every CPU's tick on the
+ * same jiffy boundary (tick_setup_sched_timer without skew_tick; a CPU leaving NO_HZ idle forwards
+ * its timer from its last tick), so the ticks have one phase for the machine, from the stream tick;
+ * the balances and the kworker visits come at a phase of each CPU's own (balance-cpuN,
+ * vmstat-cpuN). Each from a stream of its own, so that A and B of a compare see them at the same
+ * virtual times.
  */
 final class FirstTick {
   private FirstTick() {}
@@ -23,7 +26,7 @@ final class FirstTick {
     }
     long seed = s.run().seed();
     long period = VirtualTime.ps(i.tickPeriodNs());
-    long phase = phase(s, cpu);
+    long phase = phase(s);
     long until = VirtualTime.ps(s.run().runtimeNs());
     if (phase >= until) {
       return null;
@@ -45,20 +48,17 @@ final class FirstTick {
   }
 
   /**
-   * The CFS slice of a task sharing a CPU with one other, ended by the scheduler's ticks. The
-   * kernel puts every CPU's tick on the same jiffy boundary (tick_setup_sched_timer, without
-   * skew_tick), so the slices have one phase for the machine (stream tick); without
-   * interference.tick it is 0, so that the run stays free of the seed.
+   * The CFS slice of a task sharing a CPU with one other, ended by the scheduler's ticks, at their
+   * phase; without interference.tick it is 0, so that the run stays free of the seed.
    */
   static CfsSlice slice(BlksimSettings s, int nrCpus) {
     long period = VirtualTime.ps(s.interference().tickPeriodNs());
-    long phase =
-        s.interference().tick() ? RandomStreams.of(s.run().seed(), "tick").nextLong(period) : 0;
-    return new CfsSlice(nrCpus, period, phase);
+    return new CfsSlice(nrCpus, period, s.interference().tick() ? phase(s) : 0);
   }
 
-  private static long phase(BlksimSettings s, int cpu) {
+  /** Where in its period every CPU's tick comes. */
+  private static long phase(BlksimSettings s) {
     long period = VirtualTime.ps(s.interference().tickPeriodNs());
-    return RandomStreams.of(s.run().seed(), "tick-cpu" + cpu).nextLong(period);
+    return RandomStreams.of(s.run().seed(), "tick").nextLong(period);
   }
 }
