@@ -49,7 +49,9 @@ public record KernelSettings(
           Patch.REMOVE_CTX_COUNTERS,
           Patch.REMOVE_HCTX_COUNTERS,
           Patch.QUEUE_ENTER_RCU_ONCE,
-          Patch.BDEV_CACHED_QUEUE);
+          Patch.BDEV_CACHED_QUEUE,
+          Patch.BLKDEV_DIO_FLAGS,
+          Patch.RQ_LAYOUT);
 
   private static final Set<Patch> V5_17 = with(V5_16, Patch.NULL_POLL_BATCH);
 

@@ -148,7 +148,21 @@ public enum Patch {
    * in {@code submit_bio_checks}, {@code bio_queue_enter}, {@code blk_mq_submit_bio} and {@code
    * bio_poll}.
    */
-  BDEV_CACHED_QUEUE("bdev-cached-queue");
+  BDEV_CACHED_QUEUE("bdev-cached-queue"),
+  /**
+   * "block: use flags instead of bit fields for blkdev_dio" (Jens Axboe, 5.16; lore
+   * 4b427811-106d-53b2-bdfc-afd022282067@kernel.dk): the dio's {@code is_sync}, {@code multi_bio}
+   * and {@code should_dirty} bit fields, each a read-modify-write of one byte, become one {@code
+   * flags} word written whole. Priced by what its author measured.
+   */
+  BLKDEV_DIO_FLAGS("blkdev-dio-flags"),
+  /**
+   * "block: improve layout of struct request" (Jens Axboe, 5.16; lore
+   * 20211017013748.76461-9-axboe@kernel.dk): the request's initial state up top and its queued
+   * state after it, so that setting a request up and starting it touch fewer cache lines. Priced by
+   * what its author measured.
+   */
+  RQ_LAYOUT("rq-layout");
 
   private final String key;
 

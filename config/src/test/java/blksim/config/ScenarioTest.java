@@ -231,7 +231,9 @@ class ScenarioTest {
             Patch.REMOVE_CTX_COUNTERS,
             Patch.REMOVE_HCTX_COUNTERS,
             Patch.QUEUE_ENTER_RCU_ONCE,
-            Patch.BDEV_CACHED_QUEUE),
+            Patch.BDEV_CACHED_QUEUE,
+            Patch.BLKDEV_DIO_FLAGS,
+            Patch.RQ_LAYOUT),
         k516.patches());
     KernelSettings more =
         new Scenario()

@@ -163,7 +163,8 @@ class BooksOnPurposeTest {
             "kernel.patches=[no-io-uring-rsrc-ref-cache, no-null-poll-batch, no-driver-tag-inline,"
                 + " no-bio-tracked-rq-qos, no-bio-advance-skip, no-update-request-in-blk-mq,"
                 + " no-status-errno-skip, no-rqf-elv, no-rq-ctx-init-no-elv, no-remove-ctx-counters,"
-                + " no-remove-hctx-counters, no-queue-enter-rcu-once, no-bdev-cached-queue]",
+                + " no-remove-hctx-counters, no-queue-enter-rcu-once, no-bdev-cached-queue,"
+                + " no-blkdev-dio-flags, no-rq-layout]",
             "dm.suspend=[\"dm-0 at 200us for 200us\"]"),
         "cpu2-dmsetup-dm-0: suspends vs resumes");
   }

@@ -153,6 +153,7 @@ public final class PathCosts {
     set(KernelFn.BLK_UPDATE_REQUEST, call + 2 * l1 + store1);
     VersionChanges.priceLater(
         this, k, knobs, call, l1, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES));
+    VersionChanges.priceMeasured(this, k, p.scale());
     // The IOPOLL ring's completions do the work of __io_submit_flush_completions (row 18).
     set(KernelFn.IO_IOPOLL_COMPLETE, ns(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS));
     set(KernelFn.SYSCALL, f.syscallNs());

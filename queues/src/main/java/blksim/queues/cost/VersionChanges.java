@@ -58,6 +58,38 @@ final class VersionChanges {
   }
 
   /**
+   * What "block: use flags instead of bit fields for blkdev_dio" saved: 7650K to 7750K IOPS, Jens
+   * Axboe's 5950X and Optane peak run (docs/costs.md 1.1 and 2.5), 1.69 ns a read.
+   */
+  static final double DIO_FLAGS_NS = 1e9 / 7.65e6 - 1e9 / 7.75e6;
+
+  /**
+   * What "block: improve layout of struct request" saved: 7750K to 7900K IOPS ("about 1.5%"), the
+   * same box (docs/costs.md 1.1), 2.45 ns a request.
+   */
+  static final double RQ_LAYOUT_NS = 1e9 / 7.75e6 - 1e9 / 7.90e6;
+
+  /**
+   * The two 5.16 changes whose authors gave only what they measured, no mechanism that the CPU's
+   * facts price: the nanoseconds of that box, taken as the reference box's (begunkov-2021's facts
+   * are those of a ~4 GHz core like it) and times the profile's scale like the shape's. The request
+   * layout's lines are those that setting a request up and starting it write, so its saving comes
+   * off those two functions, in proportion to what they cost.
+   */
+  static void priceMeasured(PathCosts c, KernelSettings k, double scale) {
+    if (k.has(Patch.BLKDEV_DIO_FLAGS)) {
+      c.reduce(KernelFn.BLKDEV_DIRECT_IO, DIO_FLAGS_NS * scale);
+    }
+    if (k.has(Patch.RQ_LAYOUT)) {
+      double init = c.ns(KernelFn.BLK_MQ_RQ_CTX_INIT);
+      double start = c.ns(KernelFn.BLK_MQ_START_REQUEST);
+      double cut = Math.min(RQ_LAYOUT_NS * scale, init + start);
+      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, cut * init / (init + start));
+      c.reduce(KernelFn.BLK_MQ_START_REQUEST, cut * start / (init + start));
+    }
+  }
+
+  /**
    * The io_uring, driver-tag, BIO_TRACKED and bvec changes of 5.16, priced after the rows are
    * derived.
    */

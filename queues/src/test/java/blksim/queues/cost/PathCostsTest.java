@@ -192,4 +192,25 @@ class PathCostsTest {
     assertEquals(0, ns(once, KernelFn.RCU_READ_UNLOCK_NESTED));
     assertEquals(1.81, ns(once, KernelFn.RCU_READ_LOCK), 1e-3, "blk_try_enter_queue's stays");
   }
+
+  @Test
+  void theMeasured516ChangesShouldTakeOffWhatTheirAuthorMeasured() {
+    double dio = ns(Set.of(), KernelFn.BLKDEV_DIRECT_IO);
+    assertEquals(
+        dio - (1e9 / 7.65e6 - 1e9 / 7.75e6),
+        ns(EnumSet.of(Patch.BLKDEV_DIO_FLAGS), KernelFn.BLKDEV_DIRECT_IO),
+        1e-3,
+        "7650K to 7750K IOPS");
+    double init = ns(Set.of(), KernelFn.BLK_MQ_RQ_CTX_INIT);
+    double start = ns(Set.of(), KernelFn.BLK_MQ_START_REQUEST);
+    Set<Patch> layout = EnumSet.of(Patch.RQ_LAYOUT);
+    double initAfter = ns(layout, KernelFn.BLK_MQ_RQ_CTX_INIT);
+    double startAfter = ns(layout, KernelFn.BLK_MQ_START_REQUEST);
+    assertEquals(
+        1e9 / 7.75e6 - 1e9 / 7.90e6,
+        init + start - initAfter - startAfter,
+        1e-3,
+        "7750K to 7900K IOPS, off the two functions that write the request");
+    assertEquals(init / start, initAfter / startAfter, 1e-3, "in proportion");
+  }
 }
