@@ -38,6 +38,7 @@ public record KernelSettings(
           Patch.END_REQUEST_FAST_PATH,
           Patch.PLUG_BATCH_ALLOC,
           Patch.RSRC_REF_CACHE,
+          Patch.RSRC_NODE_CTX,
           Patch.DRIVER_TAG_INLINE,
           Patch.BIO_TRACKED_RQ_QOS,
           Patch.BIO_IOV_BVEC_SET,

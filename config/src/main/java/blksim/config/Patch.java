@@ -70,11 +70,20 @@ public enum Patch {
    */
   NULL_POLL_BATCH("null-poll-batch"),
   /**
-   * "io_uring: optimise rsrc referencing" (Pavel Begunkov, 5.16, commit ab4094024784): a request's
+   * "io_uring: optimise rsrc referencing" (Pavel Begunkov, 5.16, commit ab4094024784; posted as
+   * "io_uring: optimise ctx referencing", lore
+   * b40d8c5bc77d3c9550df8a319117a374ac85f8f4.1633817310.git.asml.silence@gmail.com): a request's
    * reference to the fixed file and buffer node comes from a count cached in the ring, refilled 100
    * at a time, where each request took and dropped a per-CPU reference of its own.
    */
   RSRC_REF_CACHE("io-uring-rsrc-ref-cache"),
+  /**
+   * "io_uring: optimise io_req_set_rsrc_node()" (Pavel Begunkov, 5.16; lore
+   * 67a25557b8a51e90bfd578447a6f1671911b05ae.1633817310.git.asml.silence@gmail.com, the other half
+   * of the "3.43 -> ~3.6 MIOPS" pair): the ring's context passed in, where the function loaded
+   * {@code req->ctx} again at a request's first registered file or buffer.
+   */
+  RSRC_NODE_CTX("io-uring-rsrc-node-ctx"),
   /**
    * "block: inline fast path of driver tag allocation" (Jens Axboe, 5.16, commit a808a9d545cd):
    * without a scheduler or shared tags, dispatch no longer calls the out-of-line {@code

@@ -11,9 +11,14 @@ import org.junit.jupiter.api.Test;
  * The seeds' figures, pinned with the default seed (golden values), each also checked against the
  * range the project set for it. A change that moves one must say why in its commit.
  *
- * <p>Last moved by 5.16's blkdev-dio-flags and rq-layout (docs/kernel.md section 8) on the 5.18
- * path that seed 002 runs: its scale was calibrated again to the 900K (2.093 to 2.111), and its
- * prediction moved from +5.36 % to +5.41 %, its patches saving the same from a cheaper path.
+ * <p>Last moved by the rsrc node's references (docs/kernel.md section 8): each percpu_ref_get and
+ * _put priced as the RCU read-side section it is, and 5.16's io-uring-rsrc-node-ctx, on the 5.18
+ * path that seed 002 runs (fio's registered files and buffers): its scale was calibrated again to
+ * the 900K (2.111 to 2.136), and its prediction moved from +5.41 % to +5.48 %.
+ *
+ * <p>Before that, moved by 5.16's blkdev-dio-flags and rq-layout on the same path: its scale was
+ * calibrated again to the 900K (2.093 to 2.111), and its prediction moved from +5.36 % to +5.41 %,
+ * its patches saving the same from a cheaper path.
  *
  * <p>Before that, moved when row 19's tail (docs/costs.md section 6) went from one [unattributed]
  * charge per I/O into the rows' own functions, in proportion, and into the slab path's steps by the
@@ -112,14 +117,14 @@ class SeedFiguresTest {
                 "--patch",
                 "dm-clone-percpu-cache,dm-io-bioset-percpu-cache,dm-percpu-cache-only-if-poll"));
     assertEquals(5, v.length);
-    assertEquals(900_160, v[0], "baseline");
+    assertEquals(900_080, v[0], "baseline");
     assertTrue(Math.abs(v[0] - 900_000) <= 27_000, "baseline calibrated to 900K +- 3 %");
     for (int i = 1; i <= 3; i++) {
       assertEquals(v[0], v[i], "each patch alone leaves the clone's allocation as it was");
     }
     // The gain is withheld from the project: B is blksim's prediction, pinned, not checked
     // against a range; only its sign follows from the patches removing work.
-    assertEquals(948_880, v[4], "all three: the prediction");
+    assertEquals(949_440, v[4], "all three: the prediction");
     assertTrue(v[4] > v[0], "the clone cache removes work");
   }
 

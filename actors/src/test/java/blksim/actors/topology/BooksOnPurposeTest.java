@@ -160,8 +160,9 @@ class BooksOnPurposeTest {
             460,
             DM,
             "cpu.count=3",
-            "kernel.patches=[no-io-uring-rsrc-ref-cache, no-null-poll-batch, no-driver-tag-inline,"
-                + " no-bio-tracked-rq-qos, no-bio-advance-skip, no-update-request-in-blk-mq,"
+            "kernel.patches=[no-io-uring-rsrc-ref-cache, no-io-uring-rsrc-node-ctx,"
+                + " no-null-poll-batch, no-driver-tag-inline, no-bio-tracked-rq-qos,"
+                + " no-bio-advance-skip, no-update-request-in-blk-mq,"
                 + " no-status-errno-skip, no-rqf-elv, no-rq-ctx-init-no-elv, no-remove-ctx-counters,"
                 + " no-remove-hctx-counters, no-queue-enter-rcu-once, no-bdev-cached-queue,"
                 + " no-blkdev-dio-flags, no-rq-layout]",

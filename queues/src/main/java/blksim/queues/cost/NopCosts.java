@@ -32,18 +32,17 @@ final class NopCosts {
    * Prices the nop's functions; with {@code nop} false, {@code io_issue_sqe} costs nothing and the
    * read's rows stay.
    *
-   * @param call a call and return, ns
    * @param l1 an L1 load, ns
    * @param percpu a per-CPU add, ns
    */
-  static void price(PathCosts c, CpuProfile p, boolean nop, double call, double l1, double percpu) {
+  static void price(PathCosts c, CpuProfile p, boolean nop, double l1, double percpu) {
     if (!nop) {
       c.set(KernelFn.IO_NOP, 0);
       return;
     }
-    // percpu_ref_get and _put of the rsrc node (two out-of-line RCU calls around a per-CPU add
-    // each); io_file_get_fixed loads the file table and the slot
-    double rsrcRef = 2 * call + percpu;
+    // percpu_ref_get and _put of the rsrc node (an RCU read-side section around a load and a
+    // per-CPU add each); io_file_get_fixed loads the file table and the slot
+    double rsrcRef = c.percpuRefNs(l1, percpu);
     double prep = p.scaledNs("prep_more_ios_uring");
     double submit = Math.max(0, p.scaledNs("io_submit_sqes") - 2 * l1 - rsrcRef);
     double issue = p.scaledNs("io_read") * ISSUE_SHARE_OF_IO_READ;

@@ -252,7 +252,7 @@ public final class PathCosts {
     shortLockHoldPs = ps(atomic);
     slabListHoldPs = ps(2 * atomic + 4 * l2);
     tctxTaskWorkPerRun = new CostStep(KernelFn.TCTX_TASK_WORK, ps(2 * atomic + irq));
-    NopCosts.price(this, p, knobs.nop(), call, l1, f.ns(PART_STAT_CYCLES));
+    NopCosts.price(this, p, knobs.nop(), l1, f.ns(PART_STAT_CYCLES));
     SyncCosts.price(this, p, k, call, l1, atomic, f.ns(f.storeCycles()));
     AioCosts.price(this, p, call, l1, atomic, irq, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES));
     SchedCosts.price(
@@ -384,6 +384,23 @@ public final class PathCosts {
 
   double ns(KernelFn fn) {
     return steps.get(fn).ps() / 1000.0;
+  }
+
+  /**
+   * One RCU read-side section, ns: the profile's {@code __rcu_read_lock} and {@code
+   * __rcu_read_unlock}, out of line under PREEMPT_RCU as in the profiles they were measured on
+   * (docs/costs.md 2.7). Known once the shape's rows are split.
+   */
+  double rcuSectionNs() {
+    return ns(KernelFn.RCU_READ_LOCK) + ns(KernelFn.RCU_READ_UNLOCK);
+  }
+
+  /**
+   * One {@code percpu_ref_get} or {@code percpu_ref_put} of a live reference, ns: an RCU read-side
+   * section around {@code __ref_is_percpu}'s load of the counter's pointer and a per-CPU add.
+   */
+  double percpuRefNs(double l1, double percpu) {
+    return rcuSectionNs() + l1 + percpu;
   }
 
   private void add(KernelFn fn, double ns) {

@@ -89,6 +89,9 @@ final class VersionChanges {
     }
   }
 
+  /** The references io-uring-rsrc-ref-cache takes at a time ({@code IO_RSRC_REF_BATCH}). */
+  static final int RSRC_REFILL = 100;
+
   /**
    * The io_uring, driver-tag, BIO_TRACKED and bvec changes of 5.16, priced after the rows are
    * derived.
@@ -101,13 +104,26 @@ final class VersionChanges {
       double l1,
       double store,
       double percpu) {
-    if (k.has(Patch.RSRC_REF_CACHE)) {
-      // a percpu_ref_get at submission and a percpu_ref_put at completion (each a per-CPU add
-      // between the two out-of-line RCU calls) become a decrement and an increment of a count
-      double percpuRef = 2 * call + percpu;
-      double counter = l1 + store;
-      c.reduce(KernelFn.IO_SUBMIT_SQES, percpuRef - counter);
-      c.reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, percpuRef - counter);
+    // The rsrc node's reference (io_req_set_rsrc_node), which a request with a registered file or
+    // buffer takes at submission and drops at its free: a percpu_ref_get and a percpu_ref_put. The
+    // shape, measured with -F1 -B1, has them in rows 3 and 18; a request with neither takes none.
+    double ref = c.percpuRefNs(l1, percpu);
+    if (!knobs.fixedFiles() && !knobs.fixedBuffers()) {
+      c.reduce(KernelFn.IO_SUBMIT_SQES, ref);
+      c.reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, ref);
+    } else {
+      if (k.has(Patch.RSRC_REF_CACHE)) {
+        // the get becomes ctx->rsrc_cached_refs-- and its test (a load, a store), with a
+        // percpu_ref_get_many at each refill of 100; the put, io_req_put_rsrc_locked, compares
+        // the reference with ctx->rsrc_node's (a load) and counts it back (a load, a store)
+        c.reduce(KernelFn.IO_SUBMIT_SQES, ref - (l1 + store) - ref / RSRC_REFILL);
+        c.reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, ref - (2 * l1 + store));
+      }
+      if (k.has(Patch.RSRC_NODE_CTX)) {
+        // no reload of req->ctx at the first io_req_set_rsrc_node: io_file_get_fixed's under -F1
+        // (row 3), io_prep_rw's for a fixed buffer otherwise
+        c.reduce(knobs.fixedFiles() ? KernelFn.IO_SUBMIT_SQES : KernelFn.IO_PREP_RW, l1);
+      }
     }
     // bio-iov-bvec-set: Pavel Begunkov's profile at ~4.25 MIOPS (docs/costs.md 2.7) has
     // bio_iov_iter_get_pages 1.75 % and iov_iter_advance 0.90 % before, the bvec set alone 0.91 %

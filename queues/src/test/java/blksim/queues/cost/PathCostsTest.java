@@ -194,6 +194,49 @@ class PathCostsTest {
   }
 
   @Test
+  void theRsrcNodesReferencesShouldCostTheirRcuSectionsAndGoWithoutRegisteredFilesOrBuffers() {
+    // percpu_ref_get or _put: the profile's RCU section (1.81 + 1.60) around a load (1.25) and a
+    // per-CPU add (1)
+    double ref = 1.81 + 1.60 + 1.25 + 1;
+    double submit = ns(Set.of(), KernelFn.IO_SUBMIT_SQES);
+    double flush = ns(Set.of(), KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS);
+    Set<Patch> cache = EnumSet.of(Patch.RSRC_REF_CACHE);
+    assertEquals(
+        submit - (ref - (1.25 + 0.25) - ref / 100),
+        ns(cache, KernelFn.IO_SUBMIT_SQES),
+        1e-3,
+        "the get: a decrement and its test, a percpu_ref_get_many of 100 at each refill");
+    assertEquals(
+        flush - (ref - (2 * 1.25 + 0.25)),
+        ns(cache, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS),
+        1e-3,
+        "the put: a compare with ctx->rsrc_node and an increment");
+    assertEquals(
+        ns(cache, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS),
+        ns(cache, KernelFn.IO_IOPOLL_COMPLETE),
+        1e-3,
+        "an IOPOLL ring's completions do the same");
+    Set<Patch> ctx = EnumSet.of(Patch.RSRC_NODE_CTX);
+    assertEquals(submit - 1.25, ns(ctx, KernelFn.IO_SUBMIT_SQES), 1e-3, "io_file_get_fixed's");
+    PathCosts.Knobs buffersOnly = new PathCosts.Knobs(true, false, true);
+    assertEquals(
+        ns(Set.of(), false, buffersOnly, KernelFn.IO_PREP_RW) - 1.25,
+        ns(ctx, false, buffersOnly, KernelFn.IO_PREP_RW),
+        1e-3,
+        "io_prep_rw's, without a registered file");
+    PathCosts.Knobs neither = new PathCosts.Knobs(true, false, false);
+    for (Set<Patch> patches : java.util.List.of(Set.<Patch>of(), cache, ctx)) {
+      assertEquals(
+          submit - ref, ns(patches, false, neither, KernelFn.IO_SUBMIT_SQES), 1e-3, "no get");
+      assertEquals(
+          flush - ref,
+          ns(patches, false, neither, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS),
+          1e-3,
+          "no put");
+    }
+  }
+
+  @Test
   void theMeasured516ChangesShouldTakeOffWhatTheirAuthorMeasured() {
     double dio = ns(Set.of(), KernelFn.BLKDEV_DIRECT_IO);
     assertEquals(
