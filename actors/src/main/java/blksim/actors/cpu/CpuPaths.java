@@ -11,9 +11,14 @@ final class CpuPaths {
     KernelFn.SYSCALL, KernelFn.FDGET_FDPUT, KernelFn.IO_URING_ENTER
   };
 
-  /** io_submit_sqes to the bio allocation, per SQE. */
+  /**
+   * io_submit_sqes to the bio allocation, per SQE, with the RCU section of the rsrc node's
+   * reference that a request with a registered file or buffer takes up to 5.15.
+   */
   static final KernelFn[] SUBMIT_PATH = {
     KernelFn.IO_SUBMIT_SQES,
+    KernelFn.RCU_READ_LOCK_RSRC,
+    KernelFn.RCU_READ_UNLOCK_RSRC,
     KernelFn.FGET,
     KernelFn.IO_PREP_RW,
     KernelFn.IO_ISSUE_SQE,
@@ -68,6 +73,8 @@ final class CpuPaths {
   /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
   static final KernelFn[] FAILED_SUBMIT_PATH = {
     KernelFn.IO_SUBMIT_SQES,
+    KernelFn.RCU_READ_LOCK_RSRC,
+    KernelFn.RCU_READ_UNLOCK_RSRC,
     KernelFn.FGET,
     KernelFn.IO_PREP_RW,
     KernelFn.IO_ISSUE_SQE,
@@ -100,9 +107,21 @@ final class CpuPaths {
     KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.IO_REQ_TASK_WORK_ADD
   };
 
-  /** tctx_task_work per request: complete it and post its CQE. */
+  /** tctx_task_work per request: complete it, post its CQE, put its rsrc node reference. */
   static final KernelFn[] TASK_WORK_PATH = {
-    KernelFn.TCTX_TASK_WORK, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, KernelFn.FPUT
+    KernelFn.TCTX_TASK_WORK,
+    KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS,
+    KernelFn.RCU_READ_LOCK_RSRC,
+    KernelFn.RCU_READ_UNLOCK_RSRC,
+    KernelFn.FPUT
+  };
+
+  /** An IOPOLL ring's completions, per request: post its CQE, put its rsrc node reference. */
+  static final KernelFn[] IOPOLL_COMPLETE_PATH = {
+    KernelFn.IO_IOPOLL_COMPLETE,
+    KernelFn.RCU_READ_LOCK_RSRC,
+    KernelFn.RCU_READ_UNLOCK_RSRC,
+    KernelFn.FPUT
   };
 
   /**

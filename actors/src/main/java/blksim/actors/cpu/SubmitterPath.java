@@ -304,9 +304,7 @@ final class SubmitterPath implements ThreadLoop {
     }
     IoRingCtx.Flushed flushed = c.ring.iopollFlushCompleted();
     int nr = flushed.posted();
-    t +=
-        c.charge(CpuTime.POLL, KernelFn.IO_IOPOLL_COMPLETE, nr)
-            + c.charge(CpuTime.POLL, KernelFn.FPUT, nr);
+    t += c.charge(CpuTime.POLL, CpuPaths.IOPOLL_COMPLETE_PATH, nr);
     t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, flushed.elsewhere());
     if (loop.pollAgain(nr, c.ring) && !c.ksoftirqd.pending()) {
       poll(t, out);

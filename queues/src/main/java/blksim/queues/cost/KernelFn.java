@@ -99,6 +99,13 @@ public enum KernelFn implements CostId {
    */
   RCU_READ_LOCK_HCTX("__rcu_read_lock"),
   RCU_READ_UNLOCK_HCTX("__rcu_read_unlock"),
+  /**
+   * The section of the rsrc node's {@code percpu_ref_get} at a request's first registered file or
+   * buffer, and of its {@code percpu_ref_put} at the request's free: charged at both, each time the
+   * request takes the reference itself (up to 5.15; io-uring-rsrc-ref-cache caches it).
+   */
+  RCU_READ_LOCK_RSRC("__rcu_read_lock"),
+  RCU_READ_UNLOCK_RSRC("__rcu_read_unlock"),
   BLK_MQ_SUBMIT_BIO("blk_mq_submit_bio"),
   BLK_MQ_ALLOC_REQUESTS("__blk_mq_alloc_requests"),
   /** A request's set-up from its tag (row 11): {@code blk_mq_rq_ctx_init}. */

@@ -107,12 +107,20 @@ final class VersionChanges {
     // The rsrc node's reference (io_req_set_rsrc_node), which a request with a registered file or
     // buffer takes at submission and drops at its free: a percpu_ref_get and a percpu_ref_put. The
     // shape, measured with -F1 -B1, has them in rows 3 and 18; a request with neither takes none.
+    // Where the request takes its own, each one's RCU section is shown as the functions it calls.
     double ref = c.percpuRefNs(l1, percpu);
-    if (!knobs.fixedFiles() && !knobs.fixedBuffers()) {
+    boolean takes = knobs.fixedFiles() || knobs.fixedBuffers();
+    boolean sections = takes && !k.has(Patch.RSRC_REF_CACHE);
+    c.set(KernelFn.RCU_READ_LOCK_RSRC, sections ? c.ns(KernelFn.RCU_READ_LOCK) : 0);
+    c.set(KernelFn.RCU_READ_UNLOCK_RSRC, sections ? c.ns(KernelFn.RCU_READ_UNLOCK) : 0);
+    if (!takes) {
       c.reduce(KernelFn.IO_SUBMIT_SQES, ref);
       c.reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, ref);
     } else {
-      if (k.has(Patch.RSRC_REF_CACHE)) {
+      if (sections) {
+        c.reduce(KernelFn.IO_SUBMIT_SQES, c.rcuSectionNs());
+        c.reduce(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS, c.rcuSectionNs());
+      } else {
         // the get becomes ctx->rsrc_cached_refs-- and its test (a load, a store), with a
         // percpu_ref_get_many at each refill of 100; the put, io_req_put_rsrc_locked, compares
         // the reference with ctx->rsrc_node's (a load) and counts it back (a load, a store)

@@ -195,12 +195,18 @@ class PathCostsTest {
 
   @Test
   void theRsrcNodesReferencesShouldCostTheirRcuSectionsAndGoWithoutRegisteredFilesOrBuffers() {
-    // percpu_ref_get or _put: the profile's RCU section (1.81 + 1.60) around a load (1.25) and a
-    // per-CPU add (1)
-    double ref = 1.81 + 1.60 + 1.25 + 1;
-    double submit = ns(Set.of(), KernelFn.IO_SUBMIT_SQES);
-    double flush = ns(Set.of(), KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS);
+    // percpu_ref_get or _put: the profile's RCU section (1.81 + 1.60), shown as its two functions,
+    // around a load (1.25) and a per-CPU add (1) left in the row
+    double section = 1.81 + 1.60;
+    double ref = section + 1.25 + 1;
+    assertEquals(1.81, ns(Set.of(), KernelFn.RCU_READ_LOCK_RSRC), 1e-3);
+    assertEquals(1.60, ns(Set.of(), KernelFn.RCU_READ_UNLOCK_RSRC), 1e-3);
+    double submit = ns(Set.of(), KernelFn.IO_SUBMIT_SQES) + section;
+    double flush = ns(Set.of(), KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS) + section;
+    assertEquals(14 * TAIL, submit, 1e-3, "row 3 keeps its sum");
     Set<Patch> cache = EnumSet.of(Patch.RSRC_REF_CACHE);
+    assertEquals(0, ns(cache, KernelFn.RCU_READ_LOCK_RSRC));
+    assertEquals(0, ns(cache, KernelFn.RCU_READ_UNLOCK_RSRC));
     assertEquals(
         submit - (ref - (1.25 + 0.25) - ref / 100),
         ns(cache, KernelFn.IO_SUBMIT_SQES),
@@ -217,7 +223,8 @@ class PathCostsTest {
         1e-3,
         "an IOPOLL ring's completions do the same");
     Set<Patch> ctx = EnumSet.of(Patch.RSRC_NODE_CTX);
-    assertEquals(submit - 1.25, ns(ctx, KernelFn.IO_SUBMIT_SQES), 1e-3, "io_file_get_fixed's");
+    assertEquals(
+        submit - section - 1.25, ns(ctx, KernelFn.IO_SUBMIT_SQES), 1e-3, "io_file_get_fixed's");
     PathCosts.Knobs buffersOnly = new PathCosts.Knobs(true, false, true);
     assertEquals(
         ns(Set.of(), false, buffersOnly, KernelFn.IO_PREP_RW) - 1.25,
@@ -233,6 +240,7 @@ class PathCostsTest {
           ns(patches, false, neither, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS),
           1e-3,
           "no put");
+      assertEquals(0, ns(patches, false, neither, KernelFn.RCU_READ_LOCK_RSRC));
     }
   }
 
