@@ -61,14 +61,8 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   private final CostStep requestLine;
   private final Map<Integer, List<Bio>> wouldBlock = new HashMap<>();
 
-  /** The last call of each CPU, by CPU number: where the driver's answers for it go. */
-  private final Map<Integer, Call> callers = new HashMap<>();
-
-  /** Whether each CPU's poll under way passes an io_comp_batch (a sync read's does not). */
-  private final Map<Integer, Boolean> batched = new HashMap<>();
-
-  /** Where the ends of each CPU's interrupts go: that CPU's interrupt path, by CPU number. */
-  private final Map<Integer, SimRef<BlockDevice.Reply>> irqEnds = new HashMap<>();
+  /** Each CPU's call while the driver has it, and where that CPU's interrupts end. */
+  private final Callers callers = new Callers();
 
   private final RequestEnds ends;
   private final MqDeadlinePath sched;
@@ -181,7 +175,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
       throw new InvariantBroken(name() + ": a submission both failed with -EAGAIN and slept");
     }
     if (rest != null && plug.size() == 0) {
-      sleep(call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
+      waits.sleep(charger, call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
       return;
     }
     if (rest != null) {
@@ -198,13 +192,6 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     dispatch(call, plug, t, plug.size(), out);
   }
 
-  /** The task sleeps on the tag wait queue, with {@code bios} still to submit. */
-  private void sleep(Call call, List<Bio> bios, long t, KernelFn[] path, Outbox out) {
-    t += charge(call, path, 1);
-    waits.sleep(call, bios, t);
-    out.send(call.replyTo(), new BlockDevice.Slept(t, List.copyOf(bios)));
-  }
-
   /**
    * The task that slept for a tag runs again: {@code blk_mq_get_tag} tries again, and with a tag
    * the allocation and the submission go on; without one it sleeps again.
@@ -213,7 +200,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     Bio bio = m.bios().get(0);
     HwCtx.Alloc a = hctx.alloc(m.call().cpu(), bio, m.atPs());
     if (a.rq() == null) {
-      sleep(m.call(), m.bios(), m.atPs(), HctxPaths.TAG_SLEEP_AGAIN_PATH, out);
+      waits.sleep(charger, m.call(), m.bios(), m.atPs(), HctxPaths.TAG_SLEEP_AGAIN_PATH, out);
       return;
     }
     bio.setCookie(hctx.index());
@@ -239,33 +226,19 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     }
     rqs.forEach(hctx::dispatched);
     t += charge(call, HctxPaths.DISPATCH_PATH, rqs.size());
-    remember(call);
+    callers.remember(call);
     out.send(driver, new NullBlkDevice.QueueRqs(t, hctx.index(), rqs, call.exec()));
   }
 
   /** blk_mq_poll of this queue: whichever bio's cookie named it, the queue is what is polled. */
   private void onPoll(BlockDevice.PollBio m, Outbox out) {
-    remember(m.call());
-    batched.put(m.call().cpu(), m.batch());
+    callers.polls(m.call(), m.batch());
     out.send(driver, new NullBlkDevice.PollQueue(m.atPs(), hctx.index(), m.call().exec()));
-  }
-
-  private void remember(Call call) {
-    callers.put(call.cpu(), call);
-    if (call.irqEnds() != null) {
-      irqEnds.put(call.cpu(), call.irqEnds());
-    }
   }
 
   /** The driver's answer goes to the caller whose execution it carries (one call a CPU at once). */
   private void onDriverReply(FromDriver m, Outbox out) {
-    NullBlkDevice.Exec e = m.reply().exec();
-    Call c = callers.get(e.cpu());
-    if (c == null) {
-      throw new InvariantBroken(
-          name() + ": the driver answered cpu" + e.cpu() + ", who never called");
-    }
-    Call call = new Call(e.cpu(), e.what(), c.replyTo(), e.interrupts(), c.irqEnds());
+    Call call = callers.answered(name(), m.reply().exec());
     if (m.reply() instanceof NullBlkDevice.Queued q) {
       onRqsQueued(q, call, out);
     } else if (m.reply() instanceof NullBlkDevice.PolledRqs p) {
@@ -282,7 +255,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     List<Bio> irq = rounds.irqRestartQueued(call);
     if (irq != null) {
       // kblockd's restart was queued (by timers: nothing ended in queue_rq): the interrupt goes on
-      out.send(irqEnds.get(cpu), new BlockDevice.IrqEnded(t, irq));
+      out.send(callers.irqEnds(cpu), new BlockDevice.IrqEnded(t, irq));
       return;
     }
     if (m.viaCompleteRequest()) {
@@ -323,7 +296,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     int cpu = call.cpu();
     List<Request> alone = m.rqs();
     List<Request> batch = List.of();
-    if (features.pollBatch() && batched.getOrDefault(cpu, true)) {
+    if (features.pollBatch() && callers.batched(cpu)) {
       alone = new ArrayList<>();
       batch = new ArrayList<>();
       for (Request rq : m.rqs()) {
@@ -352,7 +325,7 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
     if (t >= 0) {
       // The interrupt runs on the CPU that armed the timer; its bios end there, whoever submitted
       // them.
-      out.send(irqEnds.get(call.cpu()), new BlockDevice.IrqEnded(t, ended));
+      out.send(callers.irqEnds(call.cpu()), new BlockDevice.IrqEnded(t, ended));
     }
   }
 

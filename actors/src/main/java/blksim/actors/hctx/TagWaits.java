@@ -62,6 +62,22 @@ final class TagWaits {
     asleep.addLast(new Sleeper(call, List.copyOf(bios), atPs));
   }
 
+  /**
+   * {@code call}'s task sleeps on the wait queue now ({@code Slept}, charged as {@code path}), with
+   * {@code bios} still to submit.
+   */
+  void sleep(
+      blksim.actors.engine.Charger charger,
+      BlockDevice.Call call,
+      List<Bio> bios,
+      long t,
+      blksim.queues.cost.KernelFn[] path,
+      blksim.actors.engine.Outbox out) {
+    t += charger.charge(call.cpu(), call.what(), path, 1);
+    sleep(call, bios, t);
+    out.send(call.replyTo(), new BlockDevice.Slept(t, List.copyOf(bios)));
+  }
+
   /** {@code freed} tags went back: the sleepers this wakes, in the order they slept. */
   List<Sleeper> freed(int freed) {
     if (asleep.isEmpty() || freed == 0) {

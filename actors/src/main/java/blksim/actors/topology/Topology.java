@@ -308,21 +308,7 @@ public final class Topology {
     Books books = new Books();
     List<RunResult.Submitter> subs = new ArrayList<>();
     for (Cpu cpu : cpus) {
-      Submitter sub = cpu.submitter();
-      subs.add(
-          new RunResult.Submitter(
-              cpu.submitterIndex(),
-              cpu.index(),
-              sub.done(),
-              sub.calls(),
-              sub.reaps(),
-              cpu.completed(),
-              cpu.ring().droppedAtExit(),
-              sub.fatal(),
-              sub.meanInFlight(endPs),
-              sub.inFlightAtEnd(),
-              cpu.accepted(),
-              cpu.latencyNs().copy()));
+      subs.add(RunTotals.submitter(cpu, endPs));
       latency.add(cpu.latencyNs());
       ledger.merge(cpu.ledger());
       cpu.audit(books);
@@ -333,29 +319,8 @@ public final class Topology {
     for (HwQueue q : hctxs) {
       ledger.merge(q.ledger());
       q.audit(books);
-      HwCtx h = q.hctx();
-      if (h.dispatchedCount() > 0) {
-        depths.add(
-            new RunResult.Hctx(
-                q.name(),
-                h.inUse().mean(stop.delivered() ? endPs : run.endPs()),
-                h.inUse().max(),
-                h.tags().nrTags(),
-                h.dispatchedCount(),
-                h.noTagCount() - q.tagSleeps(),
-                q.tagSleeps(),
-                h.busyCount(),
-                h.requeueCount(),
-                h.mergedCount(),
-                q.sched() == null
-                    ? null
-                    : new RunResult.Sched(
-                        q.sched().driverTags(),
-                        q.sched().lockTaken(),
-                        q.sched().lockSpun(),
-                        q.sched().lockWaitPs(),
-                        q.sched().waited(),
-                        q.sched().restarts())));
+      if (q.hctx().dispatchedCount() > 0) {
+        depths.add(RunTotals.hctx(q, stop.delivered() ? endPs : run.endPs()));
       }
     }
     List<RunResult.Worker> ws = new ArrayList<>();
@@ -363,18 +328,7 @@ public final class Topology {
       IoWqWorker w = workers.get(t);
       ledger.merge(w.ledger());
       w.audit(books);
-      ws.add(
-          new RunResult.Worker(
-              t,
-              w.index(),
-              w.wq().enqueued(),
-              w.wq().retries(),
-              w.wq().wakeUps(),
-              w.lockWaitPs(),
-              w.tagSleeps(),
-              w.spinSlices(),
-              w.spinsEndedByTag(),
-              w.spunPs()));
+      ws.add(RunTotals.worker(t, w));
     }
     for (NullBlkDevice device : devices) {
       ledger.merge(device.ledger());

@@ -1,0 +1,73 @@
+package blksim.actors.topology;
+
+import blksim.actors.cpu.Cpu;
+import blksim.actors.cpu.IoWqWorker;
+import blksim.actors.hctx.HwQueue;
+import blksim.queues.blkmq.HwCtx;
+import blksim.queues.uring.Submitter;
+
+/**
+ * Each component's totals at the end of a run, read off it into the records of its {@link
+ * RunResult}: a submitter's CPU, a hardware queue, an io-wq worker.
+ */
+final class RunTotals {
+  private RunTotals() {}
+
+  /** The totals of the submitter on {@code cpu}, its mean in flight up to {@code endPs}. */
+  static RunResult.Submitter submitter(Cpu cpu, long endPs) {
+    Submitter sub = cpu.submitter();
+    return new RunResult.Submitter(
+        cpu.submitterIndex(),
+        cpu.index(),
+        sub.done(),
+        sub.calls(),
+        sub.reaps(),
+        cpu.completed(),
+        cpu.ring().droppedAtExit(),
+        sub.fatal(),
+        sub.meanInFlight(endPs),
+        sub.inFlightAtEnd(),
+        cpu.accepted(),
+        cpu.latencyNs().copy());
+  }
+
+  /** The depth of {@code q}, its mean tags in use up to {@code untilPs}. */
+  static RunResult.Hctx hctx(HwQueue q, long untilPs) {
+    HwCtx h = q.hctx();
+    return new RunResult.Hctx(
+        q.name(),
+        h.inUse().mean(untilPs),
+        h.inUse().max(),
+        h.tags().nrTags(),
+        h.dispatchedCount(),
+        h.noTagCount() - q.tagSleeps(),
+        q.tagSleeps(),
+        h.busyCount(),
+        h.requeueCount(),
+        h.mergedCount(),
+        q.sched() == null
+            ? null
+            : new RunResult.Sched(
+                q.sched().driverTags(),
+                q.sched().lockTaken(),
+                q.sched().lockSpun(),
+                q.sched().lockWaitPs(),
+                q.sched().waited(),
+                q.sched().restarts()));
+  }
+
+  /** The totals of thread {@code t}'s io-wq worker {@code w}. */
+  static RunResult.Worker worker(int t, IoWqWorker w) {
+    return new RunResult.Worker(
+        t,
+        w.index(),
+        w.wq().enqueued(),
+        w.wq().retries(),
+        w.wq().wakeUps(),
+        w.lockWaitPs(),
+        w.tagSleeps(),
+        w.spinSlices(),
+        w.spinsEndedByTag(),
+        w.spunPs());
+  }
+}
