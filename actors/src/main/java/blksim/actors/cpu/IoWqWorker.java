@@ -84,10 +84,6 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final SimRef<Command> self;
   private final SimRef<NullBlkDevice.Interrupt> interrupts;
   private final WorkerIrq irq;
-  private final WorkerInterrupts irqs;
-  private boolean callOut;
-  private boolean asleep;
-  private long tagSleeps;
   private final SimRef<BioSetCache.Reply> biosetReplies;
   private final SimRef<BlockDevice.Reply> blockReplies;
   private final SimRef<BioSetCache.Command> bioset;
@@ -95,7 +91,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private final Charger charger;
   private final IoWq wq = new IoWq();
   private final UringLockWait lock;
-  private final HostCpu cpu;
+  private final WorkerSchedule sched;
   private final SimRef<NullBlkDevice.Interrupt> irqTo;
   private final SimRef<BlockDevice.Reply> irqEndsTo;
   private SimRef<Cpu.Command> owner;
@@ -107,12 +103,6 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** The bio that found no tag goes back, then the request is issued again. */
   private boolean retryAfterPut;
-
-  /** The -EAGAIN loop on the thread's CPU, or null when the worker does not spin there. */
-  private final WorkerSpin spin;
-
-  /** When the CPU has finished switching the sleeping worker out: a wake-up cannot start sooner. */
-  private long freeAtPs;
 
   /**
    * @param index the CPU's number
@@ -139,12 +129,12 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.interrupts = self.adapt(FromDevice::new);
     this.irq = new WorkerIrq(index, charger, bioset, biosetReplies, interrupts, cfg.iopoll());
     this.lock = new UringLockWait(index, charger, costs.lineTransferPs());
-    this.irqs = new WorkerInterrupts(irq, lock, t -> freeAtPs = Math.max(freeAtPs, t));
-    this.cpu = new HostCpu(host, self.name());
-    this.spin =
+    HostCpu cpu = new HostCpu(host, self.name());
+    WorkerSpin spin =
         host != null && cfg.iopoll()
             ? new WorkerSpin(slice, charger, index, cpu, cfg.allocCache())
             : null;
+    this.sched = new WorkerSchedule(self.name(), index, charger, cpu, spin, irq, lock);
     // the interrupts of what it issues are its CPU's: the host's interrupt path takes them
     this.irqTo = host == null ? interrupts : host.adapt(Cpu.FromDevice::new);
     this.irqEndsTo = host == null ? blockReplies : host.adapt(Cpu.FromBlock::new);
@@ -158,58 +148,41 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
         .on(FromBlock.class, this::onBlockReply)
         .on(
             UringUnlocked.class,
-            (m, out) -> chainReply(m.atPs(), t -> onUringUnlocked(t, out), out))
-        .on(FromDevice.class, this::onInterrupt)
-        .on(CpuGranted.class, this::onGranted)
+            (m, out) -> sched.chainReply(m.atPs(), t -> onUringUnlocked(t, out), out))
+        .on(FromDevice.class, (m, out) -> sched.interrupt(m.irq(), out))
+        .on(CpuGranted.class, (m, out) -> sched.granted(m.atPs(), m.threadEnded(), out))
         .on(SliceEnds.class, (m, out) -> spinEnds(m.spin(), m.atPs(), true, out))
         .build();
   }
 
-  /** The shared CPU is the worker's: what woke it runs. */
-  private void onGranted(CpuGranted m, Outbox out) {
-    if (spin != null) {
-      spin.picked(m.atPs(), m.threadEnded());
-    }
-    chainReply(m.atPs(), cpu.granted(), out);
-  }
-
   private void onBioSetReply(FromBioSet m, Outbox out) {
-    if (irqs.inIrq()) {
-      irqs.returned(irq.onBiosPut(m.atPs(), out), out);
+    if (sched.inIrq()) {
+      sched.irqReturned(irq.onBiosPut(m.atPs(), out), out);
     } else if (lockAfterPut) {
       lockAfterPut = false;
-      chainReply(m.atPs(), t -> askUringLock(t, out), out);
+      sched.chainReply(m.atPs(), t -> askUringLock(t, out), out);
     } else if (retryAfterPut) {
       retryAfterPut = false;
-      chainReply(m.atPs(), t -> retry(t, out), out);
+      sched.chainReply(m.atPs(), t -> retry(t, out), out);
     } else if (m.reply() instanceof BioSetCache.Allocated a) {
-      chainReply(a.atPs(), t -> onBiosAllocated(new BioSetCache.Allocated(t, a.bios()), out), out);
+      sched.chainReply(
+          a.atPs(), t -> onBiosAllocated(new BioSetCache.Allocated(t, a.bios()), out), out);
     } else {
-      chainReply(m.atPs(), t -> issueNext(t, out), out);
+      sched.chainReply(m.atPs(), t -> issueNext(t, out), out);
     }
   }
 
   private void onBlockReply(FromBlock m, Outbox out) {
     if (m.reply() instanceof BlockDevice.IrqEnded e) {
-      irqs.returned(irq.onIrqEnded(e, out), out);
+      sched.irqReturned(irq.onIrqEnded(e, out), out);
     } else if (m.reply() instanceof BlockDevice.Slept s) {
-      // asleep on the tag wait queue: the CPU is idle, and takes its interrupts
-      asleep = true;
-      tagSleeps++;
-      freeAtPs = s.atPs();
-      irqs.startPending(s.atPs(), out);
-      cpu.yield(s.atPs(), out);
+      sched.sleptOnTag(s.atPs(), out);
     } else if (m.reply() instanceof BlockDevice.Woken w) {
-      asleep = false;
-      if (cpu.running()) {
-        chainReply(w.atPs(), t -> retryTag(t, out), out);
-      } else {
-        cpu.run(w.atPs(), t -> retryTag(t, out), out);
-      }
+      sched.wokenForTag(w.atPs(), t -> retryTag(t, out), out);
     } else if (m.reply() instanceof BlockDevice.TagFreed f) {
       spinEnds(f.spin(), f.atPs(), false, out);
     } else if (m.reply() instanceof BlockDevice.Submitted q) {
-      chainReply(
+      sched.chainReply(
           q.atPs(),
           t ->
               onBiosQueued(new BlockDevice.Submitted(t, q.count(), q.ended(), q.wouldBlock()), out),
@@ -219,31 +192,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     }
   }
 
-  /**
-   * A reply to the worker's chain of calls: a step boundary, where the interrupts that came while
-   * the call was out run first; the chain goes on after them.
-   */
-  private void chainReply(long at, java.util.function.LongConsumer go, Outbox out) {
-    callOut = false;
-    irqs.boundary(at, go, out);
-  }
-
-  private void onInterrupt(FromDevice d, Outbox out) {
-    if (cpu.shared()) {
-      throw new InvariantBroken(
-          name() + ": an interrupt came to a worker without a CPU of its own");
-    }
-    irqs.add(d.irq());
-    if (!callOut || asleep || lock.waiting()) {
-      // idle, asleep on a tag, or waiting on the uring_lock mutex: the interrupt runs now
-      long after = lock.waiting() ? lock.askedAtPs() : freeAtPs;
-      irqs.startPending(Math.max(d.atPs(), after), out);
-    }
-  }
-
   /** Woken for a tag: the worker is switched in and blk_mq_get_tag tries again. */
   private void retryTag(long t, Outbox out) {
-    callOut = true;
+    sched.callsOut();
     out.send(lastTo, new BlockDevice.TagRetry(t, workerCall(), List.of(current.kiocbPrivate())));
   }
 
@@ -255,12 +206,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     owner = m.owner();
     irq.owner(owner);
     boolean woken = wq.enqueue(m.reqs());
-    if (woken && !irqs.inIrq()) {
-      cpu.run(
-          Math.max(m.atPs(), freeAtPs), t -> issueNext(t + charge(KernelFn.SCHEDULE), out), out);
-    } else if (woken) {
-      // woken while its CPU runs an interrupt: it runs when the interrupt is over
-      irqs.stash(t -> issueNext(Math.max(t, m.atPs()) + charge(KernelFn.SCHEDULE), out));
+    if (woken) {
+      sched.wokenForWork(m.atPs(), t -> issueNext(t, out), out);
     }
   }
 
@@ -268,12 +215,11 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private void issueNext(long t, Outbox out) {
     current = wq.next();
     if (current == null) {
-      freeAtPs = t + charge(KernelFn.SCHEDULE);
-      cpu.yield(freeAtPs, out);
+      sched.sleep(t, out);
       return;
     }
     t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
-    callOut = true;
+    sched.callsOut();
     out.send(
         bioset,
         new BioSetCache.AllocBios(
@@ -292,7 +238,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, index, false);
     long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
     lastTo = to;
-    callOut = true;
+    sched.callsOut();
     out.send(to, new BlockDevice.SubmitBio(t, workerCall(), List.of(bio)));
   }
 
@@ -338,7 +284,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   }
 
   private void putBios(long t, List<Bio> bios, Outbox out) {
-    callOut = true;
+    sched.callsOut();
     out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, bios, biosetReplies));
   }
 
@@ -347,10 +293,10 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
    * worker's slice; the thread then has its own slice before the worker tries again.
    */
   private void retry(long t, Outbox out) {
-    if (spin == null) {
+    if (!sched.spins()) {
       issueNext(t, out);
     } else {
-      spin.start(t, lastTo, workerCall(), self, out);
+      sched.spin(t, lastTo, workerCall(), self, out);
     }
   }
 
@@ -359,13 +305,13 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
    * and gives the CPU back to the thread, which has its own slice before the worker tries again.
    */
   private void spinEnds(long id, long at, boolean bySlice, Outbox out) {
-    spin.end(id, at, bySlice, t -> issueNext(t, out), t -> freeAtPs = t, out);
+    sched.spinEnds(id, at, bySlice, t -> issueNext(t, out), out);
   }
 
   /** io_iopoll_req_issued with IO_URING_F_UNLOCKED: the ring's uring_lock, from the submitter. */
   private void askUringLock(long t, Outbox out) {
     lock.asked(t);
-    callOut = true;
+    sched.callsOut();
     out.send(owner, new Cpu.WantsUringLock(t, current, self));
   }
 
@@ -379,10 +325,6 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     issueNext(t, out);
   }
 
-  private long charge(KernelFn fn) {
-    return charger.charge(index, CpuTime.SUBMIT, fn, 1);
-  }
-
   public int index() {
     return index;
   }
@@ -393,7 +335,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** When the worker last finished going to sleep: the end of its CPU's work, in ps. */
   public long freeAtPs() {
-    return freeAtPs;
+    return sched.freeAtPs();
   }
 
   /** Time spent spinning for the ring's uring_lock, in ps. */
@@ -407,28 +349,27 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   /** Slices the tick ended while the worker spun for a tag on its thread's CPU. */
   public long spinSlices() {
-    return spin == null ? 0 : spin.slicesEnded();
+    return sched.spinSlices();
   }
 
   /** Spins that ended on a tag another CPU freed. */
   public long spinsEndedByTag() {
-    return spin == null ? 0 : spin.tagsSeen();
+    return sched.spinsEndedByTag();
   }
 
   /** The time of all its spins, in ps. */
   public long spunPs() {
-    return spin == null ? 0 : spin.spunPs();
+    return sched.spunPs();
   }
 
   /** Times the worker slept on a tag wait queue. */
   public long tagSleeps() {
-    return tagSleeps;
+    return sched.tagSleeps();
   }
 
   public void audit(Books books) {
     wq.audit(books, name());
     books.check(current == null, name() + ": the io-wq worker was left with a request");
-    books.check(irqs.idle(), name() + ": an interrupt on the worker's CPU never finished");
-    books.check(cpu.idle(), name() + ": the worker kept its submitter's CPU, or never got it");
+    sched.audit(books);
   }
 }

@@ -12,7 +12,6 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.uring.EnterLoop;
 import blksim.queues.uring.EnterLoop.Phase;
 import blksim.queues.uring.IoKiocb;
-import blksim.queues.uring.IoRingCtx;
 import blksim.queues.uring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,7 +20,8 @@ import java.util.List;
 /**
  * The submitter thread's path on its CPU: t/io_uring's loop in user space and io_uring_enter in the
  * kernel, one chain of calls at a time (see {@link Cpu}). It sleeps in {@code io_cqring_wait} when
- * a ring without IOPOLL waits for completions that interrupts will bring.
+ * a ring without IOPOLL waits for completions that interrupts will bring; an IOPOLL ring's thread
+ * polls for them ({@link IopollCheck}).
  */
 final class SubmitterPath implements ThreadLoop {
   private final CpuCore c;
@@ -31,6 +31,7 @@ final class SubmitterPath implements ThreadLoop {
   private long exitedAtPs;
   private long freeAtPs;
   private final IoWqOwner iowq;
+  private final IopollCheck iopoll;
 
   /** After the thread ended, the worker sharing its CPU added requests to poll. */
   private boolean teardownWaits;
@@ -39,6 +40,7 @@ final class SubmitterPath implements ThreadLoop {
     this.c = c;
     this.loop = new EnterLoop(c.self.name());
     this.iowq = new IoWqOwner(c);
+    this.iopoll = new IopollCheck(c, this, iowq);
   }
 
   /** Handles a reply to the thread's chain of calls: the answer to the phase it is in. */
@@ -52,19 +54,19 @@ final class SubmitterPath implements ThreadLoop {
       onBiosQueued(q, out);
     } else if (m instanceof BlockDevice.Polled p) {
       loop.answered(Phase.POLL);
-      onPolled(p, out);
+      iopoll.onPolled(p, out);
     } else if (m instanceof BioSetCache.Put p && loop.phase() == Phase.PUT_SUBMITTED) {
       loop.answered(Phase.PUT_SUBMITTED);
       nextGroup(p.atPs(), out);
     } else if (m instanceof BioSetCache.Put p) {
       loop.answered(Phase.PUT_POLLED);
-      afterPut(p.atPs(), out);
+      iopoll.afterPut(p.atPs(), out);
     } else if (m instanceof Cpu.Resume r) {
       loop.answered(Phase.RETURN);
       onResume(r.atPs(), out);
     } else if (m instanceof Cpu.Resched r) {
       loop.answered(Phase.RESCHED);
-      poll(loop.exiting() ? r.atPs() : iowq.relock(r.atPs(), out), out);
+      iopoll.poll(loop.exiting() ? r.atPs() : iowq.relock(r.atPs(), out), out);
     } else {
       throw new IllegalStateException("not a reply to the thread: " + m);
     }
@@ -202,14 +204,14 @@ final class SubmitterPath implements ThreadLoop {
     long t = iowq.wants(m, out);
     teardownWaits |= t >= 0 && loop.exiting() && lent;
     if (t >= 0 && loop.exiting() && !inFlight() && !lent) {
-      poll(Math.max(t, freeAtPs), out); // the teardown
+      iopoll.poll(Math.max(t, freeAtPs), out); // the teardown
     }
   }
 
   /** The CPU the worker shared is the thread's again at {@code t}: a waiting teardown polls. */
   void cpuBack(long t, Outbox out) {
     if (teardownWaits && !inFlight() && !c.ring.iopollListEmpty()) {
-      poll(Math.max(t, freeAtPs), out);
+      iopoll.poll(Math.max(t, freeAtPs), out);
     }
     teardownWaits = false;
   }
@@ -221,7 +223,7 @@ final class SubmitterPath implements ThreadLoop {
    */
   private void afterSubmit(long t, Outbox out) {
     switch (loop.afterSubmit(c.cfg.iopoll(), c.ring)) {
-      case IOPOLL_CHECK -> iopollCheck(t, out);
+      case IOPOLL_CHECK -> iopoll.check(t, out);
       case RETURN -> leave(t, out);
       case CQRING_WAIT -> cqringWait(t, out);
     }
@@ -252,77 +254,8 @@ final class SubmitterPath implements ThreadLoop {
     cqringWait(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
   }
 
-  /** io_do_iopoll: poll the hardware queue of the request at the head of the IOPOLL list. */
-  private void poll(long t, Outbox out) {
-    IoKiocb head = c.ring.iopollHead();
-    if (head.state() == IoKiocb.State.COMPLETED) {
-      // Another CPU's poll completed it: io_do_iopoll stops at it and flushes, polling nothing.
-      afterPut(t + c.charge(CpuTime.POLL, KernelFn.IO_DO_IOPOLL, 1), out);
-      return;
-    }
-    Bio bio = head.kiocbPrivate();
-    loop.teardownPolls();
-    if (!bio.polled() && !CpuCore.diskOf(head, c.cfg).isBioBased()) { // no poll queue: at once
-      send(Phase.POLL, c.blockReplies, new BlockDevice.Polled(t, List.of()), out);
-      return;
-    }
-    send(
-        Phase.POLL,
-        CpuCore.diskOf(head, c.cfg).pollTo(bio.cookie()),
-        new BlockDevice.PollBio(t, c.call(CpuTime.POLL), bio),
-        out);
-  }
-
-  /** bio_endio of each bio found: blkdev_bio_end_io_async, ki_complete, then bio_put. */
-  private void onPolled(BlockDevice.Polled m, Outbox out) {
-    List<Bio> ended = m.ended();
-    if (ended.isEmpty()) {
-      loop.foundNothing();
-      afterPut(m.atPs() + c.charge(CpuTime.POLL, CpuPaths.EMPTY_POLL_PATH, 1), out);
-      return;
-    }
-    loop.foundSome();
-    long t = c.endPolled(ended, m.atPs(), out);
-    send(
-        Phase.PUT_POLLED,
-        c.bioset,
-        new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.biosetReplies),
-        out);
-  }
-
-  /** The end of io_do_iopoll: post CQEs for the completed prefix; poll again or return. */
-  private void afterPut(long t, Outbox out) {
-    if (loop.exiting()) {
-      c.ring.dropCompletedAtExit();
-      if (c.ring.iopollListEmpty()) {
-        freeAtPs = t;
-        loop.teardownIdle();
-      } else {
-        iopollCheck(t, out); // io_iopoll_try_reap_events's cond_resched lets local work run
-      }
-      return;
-    }
-    IoRingCtx.Flushed flushed = c.ring.iopollFlushCompleted();
-    int nr = flushed.posted();
-    t += c.charge(CpuTime.POLL, CpuPaths.IOPOLL_COMPLETE_PATH, nr);
-    t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, flushed.elsewhere());
-    if (loop.pollAgain(nr, c.ring) && !c.ksoftirqd.pending()) {
-      poll(t, out);
-    } else { // enough events, or need_resched: ksoftirqd preempts as the syscall returns
-      leave(t, out);
-    }
-  }
-
-  /** io_iopoll_check's mutex_lock: where ksoftirqd was woken (TIF_NEED_RESCHED), it runs first. */
-  private void iopollCheck(long t, Outbox out) {
-    if (c.ksoftirqd.pending()) {
-      send(Phase.RESCHED, c.self, new Cpu.Resched(t), out);
-    } else {
-      poll(loop.exiting() ? t : iowq.relock(t, out), out);
-    }
-  }
-
-  private void leave(long t, Outbox out) {
+  /** io_uring_enter returns at {@code t}, dropping the uring_lock. */
+  void leave(long t, Outbox out) {
     iowq.unlock(t, out);
     send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
   }
@@ -355,11 +288,12 @@ final class SubmitterPath implements ThreadLoop {
     freeAtPs = t;
     c.threadExited(t, out);
     if (!c.ring.iopollListEmpty()) {
-      poll(t, out);
+      iopoll.poll(t, out);
     }
   }
 
-  private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
+  /** A call of the thread's: the loop is in phase {@code call} until its answer comes. */
+  <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
     loop.to(call);
     out.send(to, message);
   }
@@ -378,6 +312,12 @@ final class SubmitterPath implements ThreadLoop {
   void sleep(long t, Phase how) {
     loop.to(how);
     freeAtPs = t;
+  }
+
+  /** The ring's teardown has nothing left to poll at {@code t}: the CPU is free of the thread. */
+  void teardownIdle(long t) {
+    freeAtPs = t;
+    loop.teardownIdle();
   }
 
   /** The thread's loop state, which its preadv2 or libaio loop drives instead. */
