@@ -36,24 +36,58 @@ final class CpuPaths {
     KernelFn.IO_SUBMIT_SQES, KernelFn.IO_NOP, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
   };
 
-  /** io_submit ({@code -a1}), per call. */
-  static final KernelFn[] IO_SUBMIT_PATH = {KernelFn.SYSCALL, KernelFn.IO_SUBMIT};
-
-  /** io_submit_one down to the bio's allocation, per iocb; fget, no registered file. */
-  static final KernelFn[] IO_SUBMIT_ONE_PATH = {
-    KernelFn.IO_SUBMIT_ONE, KernelFn.FGET, KernelFn.BLKDEV_READ_ITER, KernelFn.BLKDEV_DIRECT_IO
+  /**
+   * io_submit ({@code -a1}), per call, with its three RCU sections: lookup_ioctx's, the {@code
+   * ctx->users} tryget's inside it, and the put's.
+   */
+  static final KernelFn[] IO_SUBMIT_PATH = {
+    KernelFn.SYSCALL,
+    KernelFn.IO_SUBMIT,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO
   };
 
-  /** An aio read's bio ended: blkdev_bio_end_io_async, its pages, aio_complete_rw; per bio. */
+  /**
+   * io_submit_one down to the bio's allocation, per iocb, with the RCU section of its {@code
+   * ctx->reqs} get; fget, no registered file.
+   */
+  static final KernelFn[] IO_SUBMIT_ONE_PATH = {
+    KernelFn.IO_SUBMIT_ONE,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO,
+    KernelFn.FGET,
+    KernelFn.BLKDEV_READ_ITER,
+    KernelFn.BLKDEV_DIRECT_IO
+  };
+
+  /**
+   * An aio read's bio ended: blkdev_bio_end_io_async, its pages, aio_complete_rw with the RCU
+   * section of its {@code ctx->reqs} put; per bio.
+   */
   static final KernelFn[] AIO_END_IO_PATH = {
     KernelFn.BLKDEV_BIO_END_IO_ASYNC,
     KernelFn.BIO_RELEASE_PAGES,
     KernelFn.AIO_COMPLETE_RW,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO,
     KernelFn.FPUT
   };
 
-  /** io_getevents ({@code -a1}), per call. */
-  static final KernelFn[] IO_GETEVENTS_PATH = {KernelFn.SYSCALL, KernelFn.IO_GETEVENTS};
+  /** io_getevents ({@code -a1}), per call, with lookup_ioctx's and the ctx's three sections. */
+  static final KernelFn[] IO_GETEVENTS_PATH = {
+    KernelFn.SYSCALL,
+    KernelFn.IO_GETEVENTS,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO,
+    KernelFn.RCU_READ_LOCK_AIO,
+    KernelFn.RCU_READ_UNLOCK_AIO
+  };
 
   /** preadv2 ({@code -S1}) down to submit_bio, per read; the bio is on the stack. */
   static final KernelFn[] PREADV2_PATH = {

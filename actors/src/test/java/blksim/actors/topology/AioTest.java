@@ -39,6 +39,19 @@ class AioTest {
     assertFalse(steps.containsKey("io_uring_enter"));
     assertEquals(0, res.ledger().time(0, CpuTime.POLL), "aio never polls");
     assertEquals(res.done(), res.reaps(), "t/io_uring counts an aio read done when reaped");
+    // RCU sections: the block layer's (two at the queue's enter, one at its exit, hctx_lock's at
+    // each issue), one for each ctx->reqs get and put, three a syscall (lookup_ioctx's, the
+    // ctx->users tryget's inside it, the put's)
+    long block =
+        2 * steps.get("bio_queue_enter").calls()
+            + steps.get("blk_queue_exit").calls()
+            + steps.get("null_queue_rq").calls();
+    long aio =
+        steps.get("io_submit_one").calls()
+            + steps.get("aio_complete_rw").calls()
+            + 3 * (submits + steps.get("io_getevents").calls());
+    assertEquals(block + aio, steps.get("__rcu_read_lock").calls());
+    assertEquals(block + aio, steps.get("__rcu_read_unlock").calls());
   }
 
   @Test

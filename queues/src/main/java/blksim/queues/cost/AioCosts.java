@@ -11,11 +11,13 @@ import blksim.config.CpuProfile;
  *   <li>t/io_uring's {@code prep_more_ios_aio} and {@code reap_events_aio}: the halves of row 1, as
  *       its io_uring loop's prep and reap.
  *   <li>Per syscall, {@code lookup_ioctx}: the ring's id read from user space, the mm's table and
- *       the context (three loads) under RCU (a read-side section: the profile's two calls), {@code
- *       percpu_ref_tryget_live} and {@code percpu_ref_put} of {@code ctx->users} (each such a
- *       section around a load and a per-CPU add, {@link PathCosts#percpuRefNs}). {@code io_submit}
- *       adds {@code blk_start_plug} and {@code blk_finish_plug} (two calls); {@code io_getevents}
- *       the ring's mutex (two atomics), its head and tail (two loads), the head's store, and {@code
+ *       the context (three loads) under RCU (a read-side section), {@code percpu_ref_tryget_live}
+ *       and {@code percpu_ref_put} of {@code ctx->users} (each such a section around a load and a
+ *       per-CPU add, {@link PathCosts#percpuRefNs}). The sections, three a syscall and one for each
+ *       {@code ctx->reqs} get and put, are the profile's {@code __rcu_read_lock} and {@code
+ *       __rcu_read_unlock}, charged as those functions. {@code io_submit} adds {@code
+ *       blk_start_plug} and {@code blk_finish_plug} (two calls); {@code io_getevents} the ring's
+ *       mutex (two atomics), its head and tail (two loads), the head's store, and {@code
  *       copy_to_user}'s set-up (a call); each event copied is a load and four stores (32 bytes).
  *   <li>{@code io_submit_one}: the iocb's pointer and the 64-byte iocb copied in (two loads, eight
  *       stores), {@code aio_get_req} ({@code kmem_cache_alloc}, {@code get_reqs_available} with
@@ -48,8 +50,11 @@ final class AioCosts {
       double irq,
       double store,
       double percpu) {
-    double percpuRef = c.percpuRefNs(l1, percpu);
-    double lookup = 3 * l1 + c.rcuSectionNs() + 2 * percpuRef;
+    // each percpu_ref get or put less its RCU section, which the paths charge as its functions
+    double percpuRef = c.percpuRefNs(l1, percpu) - c.rcuSectionNs();
+    c.set(KernelFn.RCU_READ_LOCK_AIO, c.ns(KernelFn.RCU_READ_LOCK));
+    c.set(KernelFn.RCU_READ_UNLOCK_AIO, c.ns(KernelFn.RCU_READ_UNLOCK));
+    double lookup = 3 * l1 + 2 * percpuRef;
     c.set(KernelFn.PREP_MORE_IOS_AIO, p.scaledNs("prep_more_ios_uring"));
     c.set(KernelFn.REAP_EVENTS_AIO, p.scaledNs("reap_events_uring"));
     c.set(KernelFn.IO_SUBMIT, lookup + 2 * call);

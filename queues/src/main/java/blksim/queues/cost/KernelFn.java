@@ -106,6 +106,12 @@ public enum KernelFn implements CostId {
    */
   RCU_READ_LOCK_RSRC("__rcu_read_lock"),
   RCU_READ_UNLOCK_RSRC("__rcu_read_unlock"),
+  /**
+   * A section of libaio's ({@code -a1}): {@code lookup_ioctx}'s, and each {@code percpu_ref} get or
+   * put of {@code ctx->users} (per syscall) and {@code ctx->reqs} (per iocb).
+   */
+  RCU_READ_LOCK_AIO("__rcu_read_lock"),
+  RCU_READ_UNLOCK_AIO("__rcu_read_unlock"),
   BLK_MQ_SUBMIT_BIO("blk_mq_submit_bio"),
   BLK_MQ_ALLOC_REQUESTS("__blk_mq_alloc_requests"),
   /** A request's set-up from its tag (row 11): {@code blk_mq_rq_ctx_init}. */
