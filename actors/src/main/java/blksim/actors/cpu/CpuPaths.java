@@ -36,20 +36,8 @@ final class CpuPaths {
     KernelFn.IO_SUBMIT_SQES, KernelFn.IO_NOP, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
   };
 
-  /**
-   * io_submit ({@code -a1}), per call, with its three RCU sections: lookup_ioctx's, the {@code
-   * ctx->users} tryget's inside it, and the put's.
-   */
-  static final KernelFn[] IO_SUBMIT_PATH = {
-    KernelFn.SYSCALL,
-    KernelFn.IO_SUBMIT,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO
-  };
+  /** io_submit ({@code -a1}), per call. */
+  static final KernelFn[] IO_SUBMIT_PATH = aioSyscall(KernelFn.IO_SUBMIT);
 
   /**
    * io_submit_one down to the bio's allocation, per iocb, with the RCU section of its {@code
@@ -77,17 +65,25 @@ final class CpuPaths {
     KernelFn.FPUT
   };
 
-  /** io_getevents ({@code -a1}), per call, with lookup_ioctx's and the ctx's three sections. */
-  static final KernelFn[] IO_GETEVENTS_PATH = {
-    KernelFn.SYSCALL,
-    KernelFn.IO_GETEVENTS,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO
-  };
+  /** io_getevents ({@code -a1}), per call. */
+  static final KernelFn[] IO_GETEVENTS_PATH = aioSyscall(KernelFn.IO_GETEVENTS);
+
+  /**
+   * A libaio syscall: the syscall, {@code fn}'s own work, and its three RCU sections:
+   * lookup_ioctx's, the {@code ctx->users} tryget's inside it, and the put's.
+   */
+  private static KernelFn[] aioSyscall(KernelFn fn) {
+    return new KernelFn[] {
+      KernelFn.SYSCALL,
+      fn,
+      KernelFn.RCU_READ_LOCK_AIO,
+      KernelFn.RCU_READ_LOCK_AIO,
+      KernelFn.RCU_READ_UNLOCK_AIO,
+      KernelFn.RCU_READ_UNLOCK_AIO,
+      KernelFn.RCU_READ_LOCK_AIO,
+      KernelFn.RCU_READ_UNLOCK_AIO
+    };
+  }
 
   /** preadv2 ({@code -S1}) down to submit_bio, per read; the bio is on the stack. */
   static final KernelFn[] PREADV2_PATH = {
