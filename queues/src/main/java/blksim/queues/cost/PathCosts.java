@@ -5,8 +5,6 @@ import blksim.config.CpuProfile;
 import blksim.config.KernelSettings;
 import blksim.config.MicroArch;
 import blksim.config.Patch;
-import java.util.EnumMap;
-import java.util.Map;
 
 /**
  * The CPU cost of every function of the modelled path for one CPU profile, kernel and set of knobs,
@@ -75,7 +73,15 @@ public final class PathCosts {
   /** Per-CPU counter updates of blk_account_io_start/done, cycles. */
   static final double PART_STAT_CYCLES = 4;
 
-  private final Map<KernelFn, CostStep> steps = new EnumMap<>(KernelFn.class);
+  /**
+   * Each function's price while it is derived, ns, by {@link KernelFn#ordinal()}; rounded to
+   * picoseconds once, into {@link #steps}, when every price is known.
+   */
+  private final double[] prices = new double[KernelFn.values().length];
+
+  private final boolean[] priced = new boolean[KernelFn.values().length];
+
+  private final CostStep[] steps = new CostStep[KernelFn.values().length];
 
   /** What row 19's tail multiplies the per-I/O kernel rows by ({@link ShapeSplits}). */
   private double tailFactor = 1;
@@ -189,13 +195,11 @@ public final class PathCosts {
     // ws_active counted (two atomics, the irq toggle, a load); finish_wait after the wake is in the
     // woken path's tag get.
     set(KernelFn.SBITMAP_PREPARE_TO_WAIT, call + 2 * atomic + irq + l1);
-    set(
-        KernelFn.IO_SETUP_ASYNC_RW,
-        call + 2 * l2 + 2 * steps.get(KernelFn.KMEM_CACHE_ALLOC).ps() / 1000.0);
+    set(KernelFn.IO_SETUP_ASYNC_RW, call + 2 * l2 + 2 * ns(KernelFn.KMEM_CACHE_ALLOC));
     if (knobs.bvecAlloc()) {
       // more pages than BIO_INLINE_VECS: bio_alloc_bioset takes a bvec array from a biovec slab
       // (bvec_alloc), and bio_free gives it back (bvec_free), each priced as a kmem_cache_alloc
-      double slab = steps.get(KernelFn.KMEM_CACHE_ALLOC).ps() / 1000.0;
+      double slab = ns(KernelFn.KMEM_CACHE_ALLOC);
       add(KernelFn.BIO_ALLOC_BIOSET, slab);
       add(KernelFn.BIO_FREE, slab);
     }
@@ -223,13 +227,14 @@ public final class PathCosts {
     SchedCosts.price(
         this, call, l1, atomic, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES), k.nomerges());
     for (KernelFn fn : KernelFn.values()) {
-      if (!steps.containsKey(fn)) {
+      if (!priced[fn.ordinal()]) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());
       }
+      steps[fn.ordinal()] = new CostStep(fn, ps(prices[fn.ordinal()]));
     }
-    if (steps.get(KernelFn.SYSCALL).ps()
-            + steps.get(KernelFn.IO_URING_ENTER).ps()
-            + steps.get(KernelFn.FDGET_FDPUT).ps()
+    if (step(KernelFn.SYSCALL).ps()
+            + step(KernelFn.IO_URING_ENTER).ps()
+            + step(KernelFn.FDGET_FDPUT).ps()
         == 0) {
       // every turn of t/io_uring's loop makes this call: at 0 ns virtual time could not advance
       throw new ConfigError(
@@ -293,7 +298,7 @@ public final class PathCosts {
 
   /** The cost of one call of {@code fn}. */
   public CostStep step(KernelFn fn) {
-    return steps.get(fn);
+    return steps[fn.ordinal()];
   }
 
   /** The per-run part of {@code tctx_task_work}: splicing the task list. */
@@ -332,7 +337,8 @@ public final class PathCosts {
   }
 
   void set(KernelFn fn, double ns) {
-    steps.put(fn, new CostStep(fn, ps(ns)));
+    prices[fn.ordinal()] = ns;
+    priced[fn.ordinal()] = true;
   }
 
   /** Moves {@code ns} (at most all) of {@code from}'s cost to {@code to}. */
@@ -348,7 +354,10 @@ public final class PathCosts {
   }
 
   double ns(KernelFn fn) {
-    return steps.get(fn).ps() / 1000.0;
+    if (!priced[fn.ordinal()]) {
+      throw new IllegalStateException(fn.symbol() + " is read before it is priced");
+    }
+    return prices[fn.ordinal()];
   }
 
   /**
@@ -369,7 +378,7 @@ public final class PathCosts {
   }
 
   private void add(KernelFn fn, double ns) {
-    steps.put(fn, new CostStep(fn, steps.get(fn).ps() + ps(ns)));
+    set(fn, ns(fn) + ns);
   }
 
   private static long ps(double ns) {
