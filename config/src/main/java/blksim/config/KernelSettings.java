@@ -1,16 +1,20 @@
 package blksim.config;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The kernel the path is modelled on: a named preset and the patches applied on top of it, plus the
  * request queue's attributes that the seeds' runs depend on.
  *
  * @param preset the preset named by {@code --kernel}, or empty
- * @param patches every patch in effect, the preset's included
+ * @param patches every built-in patch in effect, the preset's included
+ * @param priced the patches in effect that are priced by data ({@link PatchData}): the built-in
+ *     ones of {@code patches} that are, in their order, then the user's, by name
  * @param iostats {@code /sys/block/<dev>/queue/iostats}: I/O accounting, {@code ktime_get_ns} at
  *     the start and end of each request (QUEUE_FLAG_IO_STAT, on by default)
  * @param nomerges {@code /sys/block/<dev>/queue/nomerges}: 0 every merge, 1 no extended merges
@@ -23,6 +27,8 @@ import java.util.Set;
 public record KernelSettings(
     String preset,
     Set<Patch> patches,
+    List<PatchData> priced,
+    Map<String, PatchData> library,
     boolean iostats,
     int nomerges,
     String scheduler,
@@ -94,13 +100,53 @@ public record KernelSettings(
   /** Kernels without device-mapper bio polling ({@code dm_poll_bio} came in 5.18). */
   private static final Set<String> NO_DM_POLL = Set.of("5.15", "5.16", "5.17");
 
-  /** With the kernel's default, every merge. */
+  /**
+   * With the kernel's default, every merge; the built-in patches priced by data as {@code
+   * reference.conf} describes them.
+   */
   public KernelSettings(String preset, Set<Patch> patches, boolean iostats) {
-    this(preset, patches, iostats, 0, "", 0);
+    this(preset, patches, builtInData(patches), builtInLibrary(), iostats, 0, "", 0);
   }
 
   public KernelSettings {
     patches = patches.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(patches));
+    priced = List.copyOf(priced);
+    library = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(library));
+  }
+
+  /** The built-in patches described as data, by name. */
+  private static Map<String, PatchData> builtInLibrary() {
+    Map<String, PatchData> out = new java.util.TreeMap<>();
+    for (PatchData d : builtInData(EnumSet.allOf(Patch.class))) {
+      out.put(d.name(), d);
+    }
+    return out;
+  }
+
+  /** The data of the built-in patches of {@code patches} that are priced by it, in their order. */
+  private static List<PatchData> builtInData(Set<Patch> patches) {
+    SettingsReader r = new SettingsReader(com.typesafe.config.ConfigFactory.defaultReference());
+    List<PatchData> out = new ArrayList<>();
+    for (Patch p : patches.isEmpty() ? EnumSet.noneOf(Patch.class) : EnumSet.copyOf(patches)) {
+      if (p.pricedByData()) {
+        out.add(PatchData.from(r, p.key()));
+      }
+    }
+    return out;
+  }
+
+  /** The names of the patches in effect: the built-in ones in their order, then the user's. */
+  public List<String> names() {
+    List<String> out = new ArrayList<>();
+    for (Patch p : patches.isEmpty() ? EnumSet.noneOf(Patch.class) : EnumSet.copyOf(patches)) {
+      out.add(p.key());
+    }
+    for (PatchData d : priced) {
+      if (Patch.find(d.name()) == null) {
+        out.add(d.name());
+      }
+    }
+    return out;
   }
 
   /**
@@ -136,6 +182,45 @@ public record KernelSettings(
     return !NO_NULL_BLK_POLL.contains(preset);
   }
 
+  /**
+   * The patches that {@code blksim.patches} defines, checked: a built-in patch priced by code has
+   * no data there.
+   */
+  private static Set<String> defined(SettingsReader r) {
+    Set<String> out = new TreeSet<>();
+    if (!r.config().hasPath("blksim.patches")) {
+      return out;
+    }
+    for (String key : r.config().getObject("blksim.patches").keySet()) {
+      Patch p = Patch.find(key);
+      if (p != null && !p.pricedByData()) {
+        throw new ConfigError(
+            "blksim.patches."
+                + key
+                + ": "
+                + key
+                + " is a built-in patch that the model's code prices (it changes what the path"
+                + " does, not only its price): give your patch another name");
+      }
+      out.add(key);
+    }
+    return out;
+  }
+
+  private static String unknown(String key, Set<String> defined) {
+    Set<String> own = new TreeSet<>(defined);
+    for (Patch p : Patch.values()) {
+      own.remove(p.key());
+    }
+    return "unknown patch "
+        + OneLine.of(key)
+        + ": accepted "
+        + Patch.names()
+        + (own.isEmpty()
+            ? ", or a patch of your own (blksim.patches.NAME, --patch-file FILE)"
+            : ", and blksim.patches' " + String.join(", ", own));
+  }
+
   static KernelSettings from(SettingsReader r) {
     String preset = r.string("blksim.kernel.preset");
     EnumSet<Patch> patches = EnumSet.noneOf(Patch.class);
@@ -150,14 +235,55 @@ public record KernelSettings(
       }
       patches.addAll(p);
     }
-    List<String> listed = r.strings("blksim.kernel.patches");
-    for (String name : listed) {
+    Set<String> own = new TreeSet<>();
+    Set<String> defined = defined(r);
+    for (String name : r.strings("blksim.kernel.patches")) {
       String n = name.trim();
-      if (n.startsWith("no-")) {
-        // no-NAME: the preset without that one change, so that its effect can be isolated
-        patches.remove(Patch.of(n.substring(3)));
+      // no-NAME: the preset without that one change, so that its effect can be isolated
+      boolean off = n.startsWith("no-");
+      String key = off ? n.substring(3) : n;
+      Patch p = Patch.find(key);
+      if (p == null && !defined.contains(key)) {
+        throw new ConfigError(unknown(key, defined));
+      }
+      if (p != null && off) {
+        patches.remove(p);
+      } else if (p != null) {
+        patches.add(p);
+      } else if (off) {
+        own.remove(key);
       } else {
-        patches.add(Patch.of(n));
+        own.add(key);
+      }
+    }
+    Map<String, PatchData> library = new java.util.TreeMap<>();
+    for (String key : defined) {
+      library.put(key, PatchData.from(r, key));
+    }
+    List<PatchData> priced = new ArrayList<>();
+    for (Patch p : patches) {
+      if (p.pricedByData()) {
+        PatchData d = library.get(p.key());
+        if (d == null) {
+          throw new IllegalStateException("reference.conf has no blksim.patches." + p.key());
+        }
+        priced.add(d);
+      }
+    }
+    for (String key : own) {
+      priced.add(library.get(key));
+    }
+    for (PatchData d : library.values()) {
+      for (String other : d.with().keySet()) {
+        if (Patch.find(other) == null && !defined.contains(other)) {
+          throw new ConfigError(
+              "blksim.patches."
+                  + d.name()
+                  + ".with."
+                  + OneLine.of(other)
+                  + ": "
+                  + unknown(other, defined));
+        }
       }
     }
     String scheduler = r.string("blksim.queue.scheduler");
@@ -171,6 +297,8 @@ public record KernelSettings(
     return new KernelSettings(
         preset,
         patches,
+        priced,
+        library,
         r.flag("blksim.queue.iostats"),
         r.intIn("blksim.queue.nomerges", 0, 2),
         scheduler,

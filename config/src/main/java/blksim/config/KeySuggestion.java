@@ -3,7 +3,7 @@ package blksim.config;
 import com.typesafe.config.Config;
 
 /** Finds the known key nearest to a misspelt one, by edit distance. */
-final class KeySuggestion {
+public final class KeySuggestion {
   private KeySuggestion() {}
 
   /** The nearest key of {@code reference} under {@code blksim.}, or null if none is close. */
@@ -25,7 +25,7 @@ final class KeySuggestion {
   }
 
   /** The name of {@code known} nearest to {@code key}, or null if none is within 3 edits. */
-  static String nearestOf(String key, java.util.Collection<String> known) {
+  public static String nearestOf(String key, java.util.Collection<String> known) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String k : new java.util.TreeSet<>(known)) {

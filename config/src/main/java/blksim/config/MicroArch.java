@@ -12,6 +12,8 @@ import java.util.TreeSet;
  * @param l1LoadCycles a dependent load that hits L1
  * @param l2LoadCycles a dependent load that hits L2
  * @param callCycles an out-of-line call and return of a small function, frame included
+ * @param retpolineCycles what a call through a function pointer adds to a direct one: the retpoline
+ *     thunk's forced misprediction on a kernel built with CONFIG_RETPOLINE, 0 without
  * @param storeCycles one store in a run of independent stores
  * @param repStosStartupCycles start-up of {@code rep stosq}
  * @param repStosQwordCycles {@code rep stosq} per qword, at small counts
@@ -33,6 +35,7 @@ public record MicroArch(
     double l1LoadCycles,
     double l2LoadCycles,
     double callCycles,
+    double retpolineCycles,
     double storeCycles,
     double repStosStartupCycles,
     double repStosQwordCycles,
@@ -60,6 +63,7 @@ public record MicroArch(
           "l1-load-cycles",
           "l2-load-cycles",
           "call-cycles",
+          "retpoline-cycles",
           "store-cycles",
           "rep-stos-startup-cycles",
           "rep-stos-qword-cycles",
@@ -97,6 +101,7 @@ public record MicroArch(
         r.doubleIn(path + ".l1-load-cycles", 0, MAX_CYCLES, "cycles"),
         r.doubleIn(path + ".l2-load-cycles", 0, MAX_CYCLES, "cycles"),
         r.doubleIn(path + ".call-cycles", 0, MAX_CYCLES, "cycles"),
+        r.doubleIn(path + ".retpoline-cycles", 0, MAX_CYCLES, "cycles"),
         r.doubleIn(path + ".store-cycles", 0, MAX_CYCLES, "cycles"),
         r.doubleIn(path + ".rep-stos-startup-cycles", 0, MAX_CYCLES, "cycles"),
         r.doubleIn(path + ".rep-stos-qword-cycles", 0, MAX_CYCLES, "cycles"),

@@ -6,6 +6,12 @@ import java.util.stream.Collectors;
 /**
  * The seeds' patches (docs/seeds.md) and the changes of the kernel versions that the presets run
  * (docs/kernel.md section 8), each a toggle of the modelled path.
+ *
+ * <p>A patch whose effect is only a price, the same work on every path that runs its functions, is
+ * priced by data: {@code blksim.patches.NAME} of {@code reference.conf} ({@link PatchData}), in the
+ * language a user describes a patch of their own in (docs/your-patch.md). The others change what
+ * the path does (bio cache lists, batching, the DM clone's cache), or their price hangs on the
+ * run's knobs (iostats, {@code -F}/{@code -B}) or on one variant of a function, and are code.
  */
 public enum Patch {
   /**
@@ -13,12 +19,12 @@ public enum Patch {
    * commit 82f652990a4a, 5.16): {@code file->private_data} instead of {@code
    * I_BDEV(file->f_mapping->host)}.
    */
-  BDEV_CACHE_IN_FILE("bdev-cache-in-file"),
+  BDEV_CACHE_IN_FILE("bdev-cache-in-file", Pricing.DATA),
   /**
    * "block: don't hide inode from block_device users" (seed 000 2/3; not applied upstream): the
    * inode inside {@code struct block_device}, {@code I_BDEV} inline, no {@code bd_inode} pointer.
    */
-  BDEV_INODE_INLINE("bdev-inode-inline"),
+  BDEV_INODE_INLINE("bdev-inode-inline", Pricing.DATA),
   /**
    * "blk-mq: optimise *end_request non-stat path" (seed 000 3/3; applied, commit e945e2edb670,
    * 5.16): the statistics block of {@code __blk_mq_end_request} only under {@code
@@ -29,7 +35,7 @@ public enum Patch {
    * "block: Optimize bio_init()" (Bart Van Assche, seed 003): one compound-literal assignment,
    * which gcc turns into {@code rep stosq} of 16 qwords, instead of field-by-field stores.
    */
-  BIO_INIT_COMPOUND("bio-init-compound"),
+  BIO_INIT_COMPOUND("bio-init-compound", Pricing.DATA),
   /**
    * "implement pcpu bio caching for IRQ I/O" (Pavel Begunkov, v4 2022-11-02, applied for 6.2):
    * io_uring asks for the per-CPU bio cache on every read, not only on IOPOLL rings, and a bio put
@@ -89,13 +95,13 @@ public enum Patch {
    * without a scheduler or shared tags, dispatch no longer calls the out-of-line {@code
    * blk_mq_get_driver_tag}.
    */
-  DRIVER_TAG_INLINE("driver-tag-inline"),
+  DRIVER_TAG_INLINE("driver-tag-inline", Pricing.DATA),
   /**
    * "block: only mark bio as tracked if it really is tracked" (Jens Axboe, 5.16, commit
    * 90b8faa0e8de): {@code bio_endio} no longer follows {@code bi_bdev->bd_disk->queue->rq_qos} for
    * every bio of a queue without QoS policies.
    */
-  BIO_TRACKED_RQ_QOS("bio-tracked-rq-qos"),
+  BIO_TRACKED_RQ_QOS("bio-tracked-rq-qos", Pricing.DATA),
   /**
    * Pavel Begunkov's "skip advance" for async single-bio I/O (5.16; lore
    * 48fd2fe9d0367620ceda34b79857892841f18668.1634676157.git.asml.silence@gmail.com): a registered
@@ -108,34 +114,34 @@ public enum Patch {
    * a request's completion sets a bio's remaining size to 0 instead of calling {@code
    * __bio_advance}.
    */
-  BIO_ADVANCE_SKIP("bio-advance-skip"),
+  BIO_ADVANCE_SKIP("bio-advance-skip", Pricing.DATA),
   /**
    * "block: move update request helpers into blk-mq.c" (5.16, commit 9be3e06fb75a): {@code
    * blk_update_request} in blk-mq.c, no longer an out-of-line call for each completion.
    */
-  UPDATE_REQUEST_IN_BLK_MQ("update-request-in-blk-mq"),
+  UPDATE_REQUEST_IN_BLK_MQ("update-request-in-blk-mq", Pricing.DATA),
   /**
    * "block: don't call blk_status_to_errno in blk_update_request" (Christoph Hellwig, 5.16, commit
    * 8a7d267b4a2c): no call for a successful request.
    */
-  STATUS_ERRNO_SKIP("status-errno-skip"),
+  STATUS_ERRNO_SKIP("status-errno-skip", Pricing.DATA),
   /**
    * "block: store elevator state in request" (Jens Axboe, 5.16, commit 2ff0682da6e0): RQF_ELV, so
    * that the request's set-up, its submission, its issue and its free test the request's flags
    * instead of loading {@code rq->q->elevator}.
    */
-  RQF_ELV("rqf-elv"),
+  RQF_ELV("rqf-elv", Pricing.DATA),
   /**
    * Pavel Begunkov's {@code blk_mq_rq_ctx_init} patches (5.16, commits 4f266f2be822, 605f784e4f5f,
    * 128459062bc9): without an elevator the hash and rb-node of a request are not initialised, and
    * the queue, context and hctx are not loaded again.
    */
-  RQ_CTX_INIT_NO_ELV("rq-ctx-init-no-elv"),
+  RQ_CTX_INIT_NO_ELV("rq-ctx-init-no-elv", Pricing.DATA),
   /**
    * "block: remove debugfs blk_mq_ctx dispatched/merged/completed attributes" (Jens Axboe, 5.16,
    * commit 9a14d6ce4135): no software-queue counter at a request's allocation and its free.
    */
-  REMOVE_CTX_COUNTERS("remove-ctx-counters"),
+  REMOVE_CTX_COUNTERS("remove-ctx-counters", Pricing.DATA),
   /**
    * "block: remove some blk_mq_hw_ctx debugfs entries" (Jens Axboe, 5.16, commit afd7de03c526): no
    * {@code hctx->queued} per request, {@code hctx->dispatched[]} per dispatch, and no poll counters
@@ -157,14 +163,14 @@ public enum Patch {
    * in {@code submit_bio_checks}, {@code bio_queue_enter}, {@code blk_mq_submit_bio} and {@code
    * bio_poll}.
    */
-  BDEV_CACHED_QUEUE("bdev-cached-queue"),
+  BDEV_CACHED_QUEUE("bdev-cached-queue", Pricing.DATA),
   /**
    * "block: use flags instead of bit fields for blkdev_dio" (Jens Axboe, 5.16; lore
    * 4b427811-106d-53b2-bdfc-afd022282067@kernel.dk): the dio's {@code is_sync}, {@code multi_bio}
    * and {@code should_dirty} bit fields, each a read-modify-write of one byte, become one {@code
    * flags} word written whole. Priced by what its author measured.
    */
-  BLKDEV_DIO_FLAGS("blkdev-dio-flags"),
+  BLKDEV_DIO_FLAGS("blkdev-dio-flags", Pricing.DATA),
   /**
    * "block: improve layout of struct request" (Jens Axboe, 5.16; lore
    * 20211017013748.76461-9-axboe@kernel.dk): the request's initial state up top and its queued
@@ -173,10 +179,30 @@ public enum Patch {
    */
   RQ_LAYOUT("rq-layout");
 
+  /** How a built-in patch is priced: by the model's code, or by its data in reference.conf. */
+  enum Pricing {
+    CODE,
+    DATA
+  }
+
   private final String key;
+  private final Pricing pricing;
 
   Patch(String key) {
+    this(key, Pricing.CODE);
+  }
+
+  Patch(String key, Pricing pricing) {
     this.key = key;
+    this.pricing = pricing;
+  }
+
+  /**
+   * Whether its effect is only a price, given as data ({@code blksim.patches.NAME} of {@code
+   * reference.conf}) and applied by the same code as a user's patch.
+   */
+  public boolean pricedByData() {
+    return pricing == Pricing.DATA;
   }
 
   /** The name used on the command line and in HOCON. */
@@ -190,12 +216,21 @@ public enum Patch {
    * @throws ConfigError naming the accepted names
    */
   public static Patch of(String key) {
+    Patch p = find(key);
+    if (p == null) {
+      throw new ConfigError("unknown patch " + OneLine.of(key) + ": accepted " + names());
+    }
+    return p;
+  }
+
+  /** The built-in patch named {@code key}, or null. */
+  public static Patch find(String key) {
     for (Patch p : values()) {
       if (p.key.equals(key)) {
         return p;
       }
     }
-    throw new ConfigError("unknown patch " + key + ": accepted " + names());
+    return null;
   }
 
   public static String names() {

@@ -40,6 +40,54 @@ public final class Scenario {
                         .setAllowMissing(false))));
   }
 
+  /**
+   * Adds a file of patches described as data ({@code --patch-file}): {@code patches.NAME { ... }}
+   * at its top (or {@code blksim.patches.NAME}), nothing else (docs/your-patch.md).
+   */
+  public Scenario patchFile(Path path) {
+    if (!Files.isRegularFile(path)) {
+      throw new ConfigError(OneLine.of(path.toString()) + ": no such patch file");
+    }
+    Config file =
+        guarded(
+            OneLine.of(path.toString()),
+            () ->
+                ConfigFactory.parseFile(
+                    path.toFile(),
+                    ConfigParseOptions.defaults()
+                        .setSyntax(ConfigSyntax.CONF)
+                        .setAllowMissing(false)));
+    Config patches = ConfigFactory.empty();
+    for (String key : new java.util.TreeSet<>(file.root().keySet())) {
+      boolean object = file.getValue(key).valueType() == com.typesafe.config.ConfigValueType.OBJECT;
+      if (key.equals("patches") && !object) {
+        throw new ConfigError(
+            OneLine.of(path.toString())
+                + ": patches is not an object: expected patches.NAME { ... }");
+      }
+      if (key.equals("patches")) {
+        patches = patches.withFallback(file.getConfig("patches").atPath("blksim.patches"));
+      } else if (key.equals("blksim")
+          && object
+          && file.getConfig("blksim").root().keySet().equals(Set.of("patches"))
+          && file.getValue("blksim.patches").valueType()
+              == com.typesafe.config.ConfigValueType.OBJECT) {
+        patches = patches.withFallback(file.withOnlyPath("blksim.patches"));
+      } else {
+        throw new ConfigError(
+            OneLine.of(path.toString())
+                + ": a patch file holds patches.NAME { ... } only, not "
+                + OneLine.of(key)
+                + " (settings go in a scenario file or --set)");
+      }
+    }
+    if (patches.isEmpty()) {
+      throw new ConfigError(
+          OneLine.of(path.toString()) + ": no patches in it: expected patches.NAME { ... }");
+    }
+    return layer(patches);
+  }
+
   /** Adds one {@code --set path=value} override; {@code blksim.} may be left out of the path. */
   public Scenario set(String assignment) {
     return set(assignment, "--set");
@@ -151,11 +199,16 @@ public final class Scenario {
    * Adds {@code patches} to those the layers so far list; {@code no-NAME} takes the preset's away.
    */
   public Scenario addPatches(List<String> patches) {
-    Set<String> all = new LinkedHashSet<>(resolved().getStringList("blksim.kernel.patches"));
+    Config resolved = resolved();
+    Set<String> all = new LinkedHashSet<>(resolved.getStringList("blksim.kernel.patches"));
     for (String p : patches) {
       String name = p.trim();
       boolean off = name.startsWith("no-");
-      all.add((off ? "no-" : "") + Patch.of(off ? name.substring(3) : name).key());
+      String key = off ? name.substring(3) : name;
+      if (!resolved.hasPath(PatchData.path(key))) {
+        Patch.of(key);
+      }
+      all.add((off ? "no-" : "") + key);
     }
     return values(Map.of("blksim.kernel.patches", List.copyOf(all)), "--patch");
   }
@@ -193,7 +246,9 @@ public final class Scenario {
                 + " is not read: blksim sets Akka up itself; the engine's knobs are under"
                 + " blksim.engine");
       }
-      if (key.startsWith("blksim.profiles.") || reference.hasPathOrNull(key)) {
+      if (key.startsWith("blksim.profiles.")
+          || key.startsWith("blksim.patches.")
+          || reference.hasPathOrNull(key)) {
         continue;
       }
       String near = KeySuggestion.nearest(key, reference);

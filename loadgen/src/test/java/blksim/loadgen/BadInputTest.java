@@ -37,7 +37,7 @@ class BadInputTest {
         "io_uring -d32 --json /nonexistent/dir/x.json /dev/nullb0 | --json /nonexistent/dir/x.json: cannot write: no such directory",
         "compare --json /nonexistent/x.json --patch bio-init-compound -- io_uring /dev/nullb0 | --json /nonexistent/x.json: cannot write",
         "compare --b-set io-uring.dept=4 -- io_uring /dev/nullb0 | --b-set io-uring.dept=4: 1: unknown key",
-        "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --profile",
+        "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --patch-file --profile",
         "compare --patch bio-init-compound -- io_uring -Q1      | Unknown option: '-Q1'",
         "compare --patch bio-init-compound -- fio job.fio       | must start with io_uring or run",
         "io_uring --cpus 1 --set null-blk.poll-queues=0 --set null-blk.irqmode=2 --set null-blk.no-sched=true /dev/nullb0 | its queue has no poll queue",

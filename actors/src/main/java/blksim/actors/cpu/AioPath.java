@@ -66,7 +66,7 @@ final class AioPath implements ThreadLoop {
   public void pass(long t, Outbox out) {
     int toPrep = c.sub.toPrep();
     if (toPrep > 0) {
-      iocbs = c.sub.prepAio(toPrep, t, c.costs.step(KernelFn.PREP_MORE_IOS_AIO).ps());
+      iocbs = c.sub.prepAio(toPrep, t, c.costs.callPs(KernelFn.PREP_MORE_IOS_AIO));
       t += c.charge(CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_AIO, iocbs.size());
     }
     c.sub.beginPass(toPrep > 0 ? iocbs.size() : 0);
@@ -196,7 +196,7 @@ final class AioPath implements ThreadLoop {
     if (returned == Returned.FROM_IO_SUBMIT) {
       c.sub.aioCall(true);
     } else {
-      long per = c.costs.step(KernelFn.REAP_EVENTS_AIO).ps();
+      long per = c.costs.callPs(KernelFn.REAP_EVENTS_AIO);
       int r = c.sub.aioReap(events, t, per, ps -> c.latencyNs.recordValue(ps / 1000));
       if (r < 0) {
         thread.exitThread(t, out);

@@ -150,7 +150,7 @@ final class IoWqOwner {
     // The worker holds it for io_iopoll_req_issued, after pulling over the lock's and the list's
     // lines.
     workerHoldsUntilPs =
-        t + c.costs.step(KernelFn.IO_IOPOLL_REQ_ISSUED).ps() + 2 * c.costs.lineTransferPs();
+        t + c.costs.callPs(KernelFn.IO_IOPOLL_REQ_ISSUED) + 2 * c.costs.lineTransferPs();
     c.ring.iopollReqIssued(m.req());
     m.req().setAtWorker(false);
     atWorker--;

@@ -77,9 +77,7 @@ final class SubmitterPath implements ThreadLoop {
   public void pass(long t, Outbox out) {
     int toPrep = c.sub.toPrep();
     int prepped =
-        toPrep > 0
-            ? c.sub.prepMoreIos(toPrep, t, c.costs.step(KernelFn.PREP_MORE_IOS_URING).ps())
-            : 0;
+        toPrep > 0 ? c.sub.prepMoreIos(toPrep, t, c.costs.callPs(KernelFn.PREP_MORE_IOS_URING)) : 0;
     t += c.charge(CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_URING, prepped);
     c.sub.beginPass(prepped);
     enter(t, out);
@@ -267,7 +265,7 @@ final class SubmitterPath implements ThreadLoop {
     int thisReap =
         c.sub.reap(
             t,
-            c.costs.step(KernelFn.REAP_EVENTS_URING).ps(),
+            c.costs.callPs(KernelFn.REAP_EVENTS_URING),
             ps -> c.latencyNs.recordValue(ps / 1000));
     t += c.charge(CpuTime.SUBMIT, KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
     if (c.costs.step(KernelFn.FIO_USER).ps() > 0) {

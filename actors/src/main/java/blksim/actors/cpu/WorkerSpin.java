@@ -53,7 +53,7 @@ final class WorkerSpin {
     this.turn = turn(allocCache);
     long ps = 0;
     for (KernelFn fn : turn) {
-      ps += charger.costs().step(fn).ps();
+      ps += charger.costs().callPs(fn);
     }
     this.turnPs = Math.max(1, ps);
   }

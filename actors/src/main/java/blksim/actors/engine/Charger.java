@@ -5,6 +5,7 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PatchPrices;
 import blksim.queues.cost.PathCosts;
 
 /**
@@ -30,7 +31,18 @@ public final class Charger {
    * ps.
    */
   public long charge(int cpu, CpuTime what, KernelFn fn, long calls) {
-    CostStep step = costs.step(fn);
+    long ps = chargeStep(cpu, what, costs.step(fn), calls);
+    PatchPrices.Rider[] riders = costs.riders(fn);
+    if (riders != null) {
+      // the functions patches add to it, each at its own price, with streams of its own
+      for (PatchPrices.Rider r : riders) {
+        ps += chargeStep(cpu, what, r.step(), calls * r.perCall());
+      }
+    }
+    return ps;
+  }
+
+  private long chargeStep(int cpu, CpuTime what, CostStep step, long calls) {
     if (variation == null) {
       return ledger.charge(cpu, what, step, calls);
     }

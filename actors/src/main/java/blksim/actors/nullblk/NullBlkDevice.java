@@ -169,7 +169,7 @@ public final class NullBlkDevice extends AbstractComponent<NullBlkDevice.Command
   }
 
   private void onQueueRqs(QueueRqs m, Outbox out) {
-    long perRq = charger.costs().step(KernelFn.NULL_QUEUE_RQ).ps();
+    long perRq = charger.costs().callPs(KernelFn.NULL_QUEUE_RQ);
     NullBlk.QueueBatch b = nullb.queueRqs(m.hctx(), m.rqs(), m.exec().cpu(), m.atPs(), perRq);
     b.locks().forEach(a -> chargeLock(m.exec(), a));
     if ((!b.timers().isEmpty() || !b.raised().isEmpty()) && m.exec().interrupts() == null) {

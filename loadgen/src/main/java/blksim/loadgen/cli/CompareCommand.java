@@ -45,6 +45,14 @@ public final class CompareCommand implements Callable<Integer> {
   List<String> patches = new ArrayList<>();
 
   @Option(
+      names = "--patch-file",
+      paramLabel = "FILE",
+      description =
+          "A HOCON file of patches described as data, for --patch NAME (repeatable;"
+              + " docs/your-patch.md).")
+  List<Path> patchFiles = new ArrayList<>();
+
+  @Option(
       names = "--profile",
       paramLabel = "NAME",
       description = "The CPU cost profile of both runs.")
@@ -182,6 +190,7 @@ public final class CompareCommand implements Callable<Integer> {
   private Scenario variant(
       List<String> args, List<String> sideSets, List<String> addPatches, List<String> moreSets) {
     Scenario s = Cli.scenarioOf(args, out, err);
+    patchFiles.forEach(s::patchFile);
     s.option("blksim.cpu.profile", profile, "--profile");
     s.option("blksim.kernel.preset", kernel, "--kernel");
     s.option("blksim.engine.kind", engine, "--engine");

@@ -53,10 +53,18 @@ public final class RunOptions {
       paramLabel = "a,b",
       split = ",",
       description =
-          "Turn on seed patches: bdev-cache-in-file, bdev-inode-inline, end-request-fast-path,"
-              + " bio-init-compound, bio-cache-irq-list, dm-clone-percpu-cache,"
-              + " dm-io-bioset-percpu-cache, dm-percpu-cache-only-if-poll.")
+          "Turn on patches: the seeds' (bdev-cache-in-file, bdev-inode-inline,"
+              + " end-request-fast-path, bio-init-compound, dm-clone-percpu-cache, ...), the"
+              + " kernel versions' changes, or your own (--patch-file; docs/your-patch.md).")
   List<String> patches = new ArrayList<>();
+
+  @Option(
+      names = "--patch-file",
+      paramLabel = "FILE",
+      description =
+          "A HOCON file of patches described as data (patches.NAME { changes, adds }), for"
+              + " --patch NAME (repeatable; docs/your-patch.md).")
+  List<Path> patchFiles = new ArrayList<>();
 
   @Option(
       names = "--kernel",
@@ -94,10 +102,11 @@ public final class RunOptions {
   String engine;
 
   /**
-   * Adds the option layers, in order: --profile, --kernel, --null-blk, --dm-table, --set, --seed,
-   * --engine, --patch.
+   * Adds the option layers, in order: --patch-file, --profile, --kernel, --null-blk, --dm-table,
+   * --set, --seed, --engine, --patch.
    */
   Scenario apply(Scenario scenario) {
+    patchFiles.forEach(scenario::patchFile);
     scenario.option("blksim.cpu.profile", profile, "--profile");
     scenario.option("blksim.kernel.preset", kernel, "--kernel");
     scenario.option("blksim.cpu.count", cpus, "--cpus");

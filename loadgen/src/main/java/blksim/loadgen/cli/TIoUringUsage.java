@@ -39,6 +39,7 @@ final class TIoUringUsage {
     out.println(" --profile <name>              : the CPU cost profile, default begunkov-2021");
     out.println(" --kernel <name>               : a named kernel: 5.15 to 5.19, 6.1");
     out.println(" --patch <a,b>                 : seed patches to turn on (see --help of run)");
+    out.println(" --patch-file <FILE>           : patches of your own, as data (repeatable)");
     out.println(" --null-blk '<name=value ...>' : null_blk module parameters, modprobe syntax");
     out.println(" --dm-table '<table>'          : a dm-linear table for the next /dev/dm-N,");
     out.println("                                 lines split by ';' (repeatable)");

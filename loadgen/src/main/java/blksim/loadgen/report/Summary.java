@@ -325,13 +325,9 @@ public final class Summary {
   /** The profile, kernel, knobs and device of a run, on one line. */
   public static String model(BlksimSettings s) {
     String patches =
-        s.kernel().patches().isEmpty()
+        s.kernel().names().isEmpty()
             ? "no seed patches"
-            : "patches "
-                + s.kernel().patches().stream()
-                    .sorted()
-                    .map(blksim.config.Patch::key)
-                    .collect(java.util.stream.Collectors.joining(","));
+            : "patches " + String.join(",", s.kernel().names());
     return String.format(
         Locale.ROOT,
         "profile %s, %s%s, iostats %s, per-CPU bio cache %s; %s",

@@ -306,6 +306,121 @@ final class BadInputs {
         .map(l -> String.join("\n", l));
   }
 
+  /** Names of the path's functions a patch may change or be called from, and near misses. */
+  static Arbitrary<String> function() {
+    return Arbitraries.oneOf(
+        Arbitraries.of(
+            "bio_init",
+            "submit_bio_noacct",
+            "blk_mq_submit_bio",
+            "io_issue_sqe",
+            "blkdev_iopoll",
+            "iocb_bio_iopoll",
+            "__blkdev_direct_IO_async",
+            "null_poll",
+            "io_uring_enter",
+            "__rcu_read_lock",
+            "bio_iov_bvec_set"),
+        Arbitraries.of(
+            "bio_inti", "", "\"fio (user space)\"", "blk_mq_submit_bio_", "\"a.b\"", "1", "\"\""));
+  }
+
+  /** The units of work, and near misses. */
+  static Arbitrary<String> unit() {
+    return Arbitraries.oneOf(
+        Arbitraries.of(
+            "l1-loads",
+            "l2-loads",
+            "calls",
+            "indirect-calls",
+            "stores",
+            "atomics",
+            "irq-save-restore",
+            "ktime",
+            "rep-stos-qwords",
+            "cachelines",
+            "ns"),
+        Arbitraries.of("l1-load", "call", "cycles", "called-from", "per-call", "NS", ""));
+  }
+
+  /**
+   * Patch files ({@code --patch-file}): a patch {@code mine} with a few changes and adds, each line
+   * plausible or wrong in one place; and the name given to {@code --patch}.
+   */
+  static Arbitrary<List<String>> patchFile() {
+    Arbitrary<String> count =
+        Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(6, Arbitraries.integers().between(-3, 4).map(String::valueOf)),
+            net.jqwik.api.Tuple.of(1, Arbitraries.of("0.5", "-0.25", "1e6", "-40", "16")),
+            net.jqwik.api.Tuple.of(2, value()));
+    Arbitrary<String> work =
+        Combinators.combine(unit(), count, unit(), count)
+            .as((u, n, v, m) -> u + " = " + n + ", " + v + " = " + m);
+    Arbitrary<String> change =
+        Combinators.combine(function(), work).as((f, w) -> "changes { " + f + " { " + w + " } }");
+    Arbitrary<String> perCall =
+        Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(3, Arbitraries.just("")),
+            net.jqwik.api.Tuple.of(2, count.map(n -> "per-call = " + n + ", ")));
+    Arbitrary<String> add =
+        Combinators.combine(
+                Arbitraries.of("__audit_uring_entry", "ktime_get_ns", "bio_init", "\"x y\""),
+                function(),
+                perCall,
+                work)
+            .as(
+                (f, from, pc, w) ->
+                    "adds { " + f + " { called-from = " + from + ", " + pc + w + " } }");
+    Arbitrary<String> with =
+        Combinators.combine(
+                Arbitraries.of("bdev-cache-in-file", "mine", "nope", "plug-batch-alloc"),
+                function(),
+                work)
+            .as((o, f, w) -> "with { " + o + " { " + f + " { " + w + " } } }");
+    Arbitrary<String> other =
+        Arbitraries.of(
+            "description = \"mine\"",
+            "source = 3",
+            "source = \"lore <id>\"",
+            "bogus = 1",
+            "changes = 1",
+            "adds { }",
+            "changes { bio_init = 2 }",
+            "adds { f { calls = 1 } }",
+            "{",
+            "}");
+    Arbitrary<String> body =
+        Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(5, change),
+                net.jqwik.api.Tuple.of(3, add),
+                net.jqwik.api.Tuple.of(1, with),
+                net.jqwik.api.Tuple.of(1, other))
+            .list()
+            .ofMinSize(0)
+            .ofMaxSize(3)
+            .map(l -> String.join("\n  ", l));
+    Arbitrary<String> head =
+        Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(8, Arbitraries.just("patches.mine")),
+            net.jqwik.api.Tuple.of(
+                1,
+                Arbitraries.of(
+                    "patches.plug-batch-alloc",
+                    "patches.bdev-cache-in-file",
+                    "blksim.patches.mine",
+                    "blksim.run.mine",
+                    "patches.\"mine\"",
+                    "mine",
+                    "patches")));
+    Arbitrary<String> name =
+        Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(8, Arbitraries.just("mine")),
+            net.jqwik.api.Tuple.of(
+                1, Arbitraries.of("bdev-cache-in-file", "yours", "no-mine", "mine,rqf-elv", "")));
+    return Combinators.combine(head, body, name)
+        .as((h, b, n) -> List.of(h + " {\n  " + b + "\n}\n", n));
+  }
+
   private static String misspelt(String k, int how) {
     return switch (how) {
       case 0 -> k.substring(0, k.length() - 1);

@@ -129,6 +129,29 @@ class GeneratedBadInputTest {
     return Arbitraries.of("-p0", "-p1");
   }
 
+  @Property(tries = 300, seed = "20261205")
+  void patchFilesShouldRunOrBeRefusedInOneLine(@ForAll("patchFiles") List<String> patch)
+      throws IOException {
+    Path file = Files.createTempFile("blksim-patch", ".conf");
+    try {
+      Files.write(file, patch.get(0).getBytes(StandardCharsets.UTF_8));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "io_uring", "-d32", "--patch-file", file.toString(), "--patch", patch.get(1)));
+      args.addAll(SHORT);
+      args.add("/dev/nullb0");
+      check(args);
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
+
+  @Provide
+  Arbitrary<List<String>> patchFiles() {
+    return BadInputs.patchFile();
+  }
+
   private static int[] run(String[] argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {

@@ -112,7 +112,7 @@ public final class CallVariation {
     }
     long[] st = new long[2 * CostId.count()];
     for (int i = 0; i < CostId.count(); i++) {
-      String name = "vary-" + owner + "-cpu" + cpu + "-" + ((Enum<?>) CostId.of(i)).name();
+      String name = "vary-" + owner + "-cpu" + cpu + "-" + CostId.of(i).streamName();
       st[2 * i] = StreamSeed.of(rootSeed, name);
       st[2 * i + 1] = 1;
     }

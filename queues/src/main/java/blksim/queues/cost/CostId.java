@@ -2,10 +2,11 @@ package blksim.queues.cost;
 
 /**
  * What a charge of CPU time is for, as the ledger and the profile name it: a kernel function
- * ({@link KernelFn}) or time that contention adds ({@link Contention}). Every id has a dense index,
- * so that a ledger keeps its entries in arrays.
+ * ({@link KernelFn}), time that contention adds ({@link Contention}), or a function that a patch
+ * described as data adds ({@link AddedFn}). Every id has a dense index, so that a ledger keeps its
+ * entries in arrays.
  */
-public sealed interface CostId permits KernelFn, Contention {
+public sealed interface CostId permits KernelFn, Contention, AddedFn {
   /** The name in profiles and reports. */
   String symbol();
 
@@ -14,17 +15,33 @@ public sealed interface CostId permits KernelFn, Contention {
     return symbol();
   }
 
-  /** A dense index over every id: kernel functions first, then contention. */
+  /**
+   * A dense index over every id: kernel functions first, then contention, then the slots of added
+   * functions.
+   */
   int index();
+
+  /** The name of its streams of per-call variation ({@link CallVariation}). */
+  default String streamName() {
+    return ((Enum<?>) this).name();
+  }
 
   /** How many ids there are. */
   static int count() {
-    return KernelFn.values().length + Contention.values().length;
+    return AddedFn.FIRST_INDEX + blksim.config.PatchData.MAX_ADDED;
   }
 
-  /** The id of {@code index}. */
+  /**
+   * The id of {@code index}; for an added function's slot, a stand-in that names the slot (a run's
+   * ledger knows the function it holds).
+   */
   static CostId of(int index) {
     int fns = KernelFn.values().length;
-    return index < fns ? KernelFn.values()[index] : Contention.values()[index - fns];
+    if (index < fns) {
+      return KernelFn.values()[index];
+    }
+    return index < AddedFn.FIRST_INDEX
+        ? Contention.values()[index - fns]
+        : AddedFn.slot(index - AddedFn.FIRST_INDEX);
   }
 }

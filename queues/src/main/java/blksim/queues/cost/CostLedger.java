@@ -36,6 +36,9 @@ public final class CostLedger {
 
   private final List<Row> rows = new ArrayList<>();
 
+  /** The added functions charged here, by slot ({@link AddedFn}): their ids carry their names. */
+  private final CostId[] added = new CostId[CostId.count() - AddedFn.FIRST_INDEX];
+
   private Row row(int cpu) {
     while (rows.size() <= cpu) {
       rows.add(null);
@@ -67,6 +70,9 @@ public final class CostLedger {
   public long charge(int cpu, CpuTime what, CostStep step, long calls, long ps) {
     Row r = row(cpu);
     int i = step.id().index();
+    if (i >= AddedFn.FIRST_INDEX) {
+      added[i - AddedFn.FIRST_INDEX] = step.id();
+    }
     r.time[what.ordinal()] += ps;
     r.ps[i] += ps;
     r.calls[i] += calls;
@@ -76,6 +82,11 @@ public final class CostLedger {
 
   /** Adds every entry of {@code other} to this ledger. */
   public void merge(CostLedger other) {
+    for (int s = 0; s < added.length; s++) {
+      if (other.added[s] != null) {
+        added[s] = other.added[s];
+      }
+    }
     for (int cpu = 0; cpu < other.rows.size(); cpu++) {
       Row theirs = other.rows.get(cpu);
       if (theirs == null) {
@@ -111,7 +122,8 @@ public final class CostLedger {
     Map<String, long[]> freeCalls = new TreeMap<>();
     for (int i = 0; i < r.ps.length; i++) {
       if (r.charged[i]) {
-        String n = name.apply(CostId.of(i));
+        String n =
+            name.apply(i >= AddedFn.FIRST_INDEX ? added[i - AddedFn.FIRST_INDEX] : CostId.of(i));
         Entry e = out.computeIfAbsent(n, s -> new Entry());
         e.ps += r.ps[i];
         if (r.ps[i] > 0) {

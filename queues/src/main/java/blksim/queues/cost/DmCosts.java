@@ -30,11 +30,7 @@ import blksim.config.MicroArch;
 final class DmCosts {
   private DmCosts() {}
 
-  /**
-   * Prices device mapper's functions from the CPU's facts.
-   *
-   * @param pollQueue what bdev-cached-queue takes off {@code bio_poll}'s queue lookup, ns
-   */
+  /** Prices device mapper's functions from the CPU's facts. */
   static void price(
       PathCosts c,
       MicroArch f,
@@ -44,8 +40,7 @@ final class DmCosts {
       double atomic,
       double irq,
       double store,
-      double percpu,
-      double pollQueue) {
+      double percpu) {
     c.set(KernelFn.DM_SUBMIT_BIO, call + 2 * (atomic + l1) + 2 * l1 + 4 * store);
     c.set(KernelFn.DM_ALLOC_IO, call + 14 * store + percpu + l1);
     c.set(KernelFn.BIO_ALLOC_CLONE, c.ns(KernelFn.BIO_ALLOC_KIOCB));
@@ -57,7 +52,7 @@ final class DmCosts {
     c.set(KernelFn.CLONE_ENDIO, 2 * call + 2 * l2 + l1 + atomic);
     c.set(KernelFn.DM_IO_COMPLETE, 2 * call + percpu + l1);
     c.set(KernelFn.DM_POLL_BIO, call + 2 * store + l2);
-    c.set(KernelFn.BIO_POLL, call + 2 * l1 - pollQueue);
+    c.set(KernelFn.BIO_POLL, call + 2 * l1);
     c.set(KernelFn.QUEUE_IO, call + 3 * atomic + irq);
     c.set(KernelFn.DM_WQ_WORK, call + atomic + irq + 2 * l2);
   }

@@ -280,6 +280,11 @@ public enum KernelFn implements CostId {
     return symbol;
   }
 
+  /** The name from 5.16 on (the same as {@link #symbol()} where it was not renamed). */
+  public String symbol516() {
+    return symbol516;
+  }
+
   @Override
   public int index() {
     return ordinal();

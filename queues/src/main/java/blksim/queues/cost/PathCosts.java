@@ -8,7 +8,7 @@ import blksim.config.Patch;
 
 /**
  * The CPU cost of every function of the modelled path for one CPU profile, kernel and set of knobs,
- * in picoseconds.
+ * in picoseconds, with what the patches described as data change and add ({@link PatchPrices}).
  *
  * <p>Shape steps are the profile's nanoseconds times its scale. The rest is derived from the CPU's
  * facts, from what each variant of the code does, read off the seeds' diffs:
@@ -62,11 +62,6 @@ public final class PathCosts {
   /** A bio_init stores this many fields one by one (Bart Van Assche's disassembly, seed 003). */
   static final int BIO_INIT_FIELD_STORES = 20;
 
-  /** The compound-literal bio_init: {@code rep stosq} of 128 bytes, then 4 stores. */
-  static final int BIO_INIT_QWORDS = 16;
-
-  static final int BIO_INIT_STORES_AFTER_REP_STOS = 4;
-
   /** Words an sbitmap spreads over when it can ({@code sbitmap_calculate_shift}). */
   static final int SBITMAP_MIN_WORDS = 4;
 
@@ -82,6 +77,9 @@ public final class PathCosts {
   private final boolean[] priced = new boolean[KernelFn.values().length];
 
   private final CostStep[] steps = new CostStep[KernelFn.values().length];
+
+  /** The functions patches add, by their callers' {@link KernelFn#ordinal()}; null where none. */
+  private final PatchPrices.Rider[][] riders;
 
   /** What row 19's tail multiplies the per-I/O kernel rows by ({@link ShapeSplits}). */
   private double tailFactor = 1;
@@ -100,8 +98,6 @@ public final class PathCosts {
     double atomic = f.ns(f.atomicCycles());
     double irq = f.ns(f.irqSaveRestoreCycles());
     double l1 = f.ns(f.l1LoadCycles());
-    boolean inFile = k.has(Patch.BDEV_CACHE_IN_FILE);
-    boolean inline = k.has(Patch.BDEV_INODE_INLINE);
     boolean fastPath = k.has(Patch.END_REQUEST_FAST_PATH);
     boolean iostats = k.iostats();
 
@@ -111,7 +107,7 @@ public final class PathCosts {
       }
     }
     ShapeSplits.apply(this, p, k, call, l1, atomic, f.ns(f.storeCycles()));
-    VersionChanges.priceEarly(this, k, call, l1, f.ns(f.storeCycles()));
+    VersionChanges.priceEarly(this, k, l1, f.ns(f.storeCycles()));
     // plug-batch-alloc: one call for the plug's tags, one cmpxchg loop on the word, and
     // percpu_ref_get_many of the queue references (a per-CPU add), whether the batch fits or not.
     set(KernelFn.SBITMAP_QUEUE_GET_BATCH, call + atomic + f.ns(PART_STAT_CYCLES));
@@ -135,22 +131,21 @@ public final class PathCosts {
         call + 2 * l1 + 4 * store1 + (iostats ? l1 + f.ns(PART_STAT_CYCLES) : 0));
     set(KernelFn.BLK_MQ_SCHED_BIO_MERGE, call + 2 * l1);
     set(KernelFn.BLK_UPDATE_REQUEST, call + 2 * l1 + store1);
-    VersionChanges.priceLater(
-        this, k, knobs, call, l1, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES));
-    VersionChanges.priceMeasured(this, k, p.scale());
+    VersionChanges.priceLater(this, k, knobs, l1, f.ns(f.storeCycles()), f.ns(PART_STAT_CYCLES));
     // The IOPOLL ring's completions do the work of __io_submit_flush_completions (row 18).
     set(KernelFn.IO_IOPOLL_COMPLETE, ns(KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS));
     set(KernelFn.SYSCALL, f.syscallNs());
     set(KernelFn.FDGET_FDPUT, knobs.registeredRing() ? 0 : p.scaledNs("fdget_fdput"));
     set(KernelFn.FGET, knobs.fixedFiles() ? 0 : atomic);
     set(KernelFn.FPUT, knobs.fixedFiles() ? 0 : atomic);
-    add(KernelFn.BLKDEV_READ_ITER, inFile ? (inline ? l2 : 2 * l2) : call + 2 * l2);
-    add(KernelFn.BLKDEV_DIRECT_IO, inFile ? l2 : (inline ? call : 2 * call) + 2 * l2);
-    // bio_poll's bdev_get_queue: with bdev-cached-queue one load less
-    double pollQueue = k.has(Patch.BDEV_CACHED_QUEUE) ? l1 : 0;
-    set(
-        KernelFn.BLKDEV_IOPOLL,
-        Math.max(0, (inFile ? l2 : (inline ? 0 : call) + 2 * l2) - pollQueue));
+    // The bdev lookups: blkdev_read_iter calls the out-of-line bdev_file_inode and loads f_mapping
+    // and host; __blkdev_direct_IO calls bdev_file_inode and the out-of-line I_BDEV and loads two
+    // pointers; blkdev_iopoll, per poll call, calls I_BDEV after two loads (seed 000 1/3 and 2/3
+    // take some of it away, patches bdev-cache-in-file and bdev-inode-inline). These objects are
+    // touched once per I/O, 32 I/Os apart: L2 hits.
+    add(KernelFn.BLKDEV_READ_ITER, call + 2 * l2);
+    add(KernelFn.BLKDEV_DIRECT_IO, 2 * call + 2 * l2);
+    set(KernelFn.BLKDEV_IOPOLL, call + 2 * l2);
     set(KernelFn.IO_DO_IOPOLL_EMPTY, p.scaledNs("io_do_iopoll"));
     set(KernelFn.END_REQUEST_STATS, iostats || !fastPath ? l2 : 0);
     set(
@@ -158,14 +153,7 @@ public final class PathCosts {
         iostats ? call + l2 + f.ns(PART_STAT_CYCLES) : fastPath ? 0 : call);
     set(KernelFn.BLK_ACCOUNT_IO_START, iostats ? l2 + f.ns(PART_STAT_CYCLES) : 0);
     set(KernelFn.KTIME_GET_NS, iostats ? f.ktimeGetNs() : 0);
-    set(
-        KernelFn.BIO_INIT,
-        k.has(Patch.BIO_INIT_COMPOUND)
-            ? f.ns(
-                f.repStosStartupCycles()
-                    + BIO_INIT_QWORDS * f.repStosQwordCycles()
-                    + BIO_INIT_STORES_AFTER_REP_STOS * f.storeCycles())
-            : f.ns(BIO_INIT_FIELD_STORES * f.storeCycles()));
+    set(KernelFn.BIO_INIT, f.ns(BIO_INIT_FIELD_STORES * f.storeCycles()));
     // -B0, per I/O: get_user_pages_fast walks the four page-table levels once (L2 loads); each page
     // then costs its PTE (the next in the same table: L1), its FOLL_PIN reference (an atomic), its
     // NR_FOLL_PIN_ACQUIRED node counter (a per-CPU add) and, for a read, bio_set_pages_dirty's test
@@ -209,7 +197,7 @@ public final class PathCosts {
     set(KernelFn.IO_IOPOLL_REQ_ISSUED, 2 * atomic + l2);
     double store = f.ns(f.storeCycles());
     double percpu = f.ns(PART_STAT_CYCLES);
-    DmCosts.price(this, f, call, l1, l2, atomic, irq, store, percpu, pollQueue);
+    DmCosts.price(this, f, call, l1, l2, atomic, irq, store, percpu);
     set(KernelFn.FIO_USER, p.scaledNs("fio_user_space"));
     set(KernelFn.BLK_MQ_REQUEUE_REQUEST, 2 * call + 3 * atomic + irq + l2);
     set(KernelFn.BLK_MQ_BYPASS_INSERT, call + 3 * atomic + l2);
@@ -230,8 +218,16 @@ public final class PathCosts {
       if (!priced[fn.ordinal()]) {
         throw new IllegalStateException("no cost for " + fn.symbol() + " in profile " + p.name());
       }
-      steps[fn.ordinal()] = new CostStep(fn, ps(prices[fn.ordinal()]));
     }
+    PatchPrices patches = new PatchPrices();
+    patches.apply(this, p, k);
+    VersionChanges.priceMeasured(this, k, p.scale());
+    long[] ps = new long[steps.length];
+    for (KernelFn fn : KernelFn.values()) {
+      ps[fn.ordinal()] = ps(prices[fn.ordinal()]);
+      steps[fn.ordinal()] = new CostStep(fn, ps[fn.ordinal()]);
+    }
+    riders = patches.riders(ps, PathCosts::ps);
     if (step(KernelFn.SYSCALL).ps()
             + step(KernelFn.IO_URING_ENTER).ps()
             + step(KernelFn.FDGET_FDPUT).ps()
@@ -296,9 +292,29 @@ public final class PathCosts {
     return variation;
   }
 
-  /** The cost of one call of {@code fn}. */
+  /** The cost of one call of {@code fn}, without what patches add to it ({@link #riders}). */
   public CostStep step(KernelFn fn) {
     return steps[fn.ordinal()];
+  }
+
+  /**
+   * The functions that patches described as data add to each call of {@code fn} ({@code adds}),
+   * with their calls per call of it; null when none do.
+   */
+  public PatchPrices.Rider[] riders(KernelFn fn) {
+    return riders[fn.ordinal()];
+  }
+
+  /** The time of one call of {@code fn} with the functions patches add to it, ps. */
+  public long callPs(KernelFn fn) {
+    long ps = steps[fn.ordinal()].ps();
+    PatchPrices.Rider[] rs = riders[fn.ordinal()];
+    if (rs != null) {
+      for (PatchPrices.Rider r : rs) {
+        ps += r.step().ps() * r.perCall();
+      }
+    }
+    return ps;
   }
 
   /** The per-run part of {@code tctx_task_work}: splicing the task list. */

@@ -2,7 +2,6 @@ package blksim.queues.cost;
 
 import blksim.config.CpuProfile;
 import blksim.config.KernelSettings;
-import blksim.config.Patch;
 
 /**
  * What {@code t/io_uring -S1}'s reads cost beyond the block layer they share with io_uring's: one
@@ -46,10 +45,7 @@ final class SyncCosts {
     c.set(KernelFn.VFS_READV, c.shapeNs(p, "io_read") * IMPORT_SHARE_OF_IO_READ + call + l1);
     c.set(
         KernelFn.BLKDEV_DIRECT_IO_SIMPLE, c.ns(KernelFn.BLKDEV_DIRECT_IO) + 2 * atomic + l1 + call);
-    double rqQos = k.has(Patch.BIO_TRACKED_RQ_QOS) ? 3 * l1 : 0;
-    c.set(
-        KernelFn.BIO_ENDIO,
-        Math.max(0, c.shapeNs(p, "blkdev_bio_end_io_async") * BIO_ENDIO_SHARE - rqQos));
+    c.set(KernelFn.BIO_ENDIO, c.shapeNs(p, "blkdev_bio_end_io_async") * BIO_ENDIO_SHARE);
     c.set(KernelFn.BLKDEV_BIO_END_IO_SIMPLE, call + l1 + 2 * store);
   }
 }

@@ -12,43 +12,14 @@ final class VersionChanges {
   private VersionChanges() {}
 
   /**
-   * The per-request work that seven of 5.16's block changes removed, each priced by what its commit
-   * says it removes (docs/kernel.md section 8): a call, a load of {@code q->elevator}, the stores
-   * of an initialisation, a counter's increment (a load and a store of a hot line).
+   * The per-request work that 5.16's debugfs counters of the hardware queue cost, priced by what
+   * its commit removes: a counter's increment (a load and a store of a hot line). It stays code:
+   * its poll counters are priced on a poll that finds a request ({@code io_do_iopoll}) and not on
+   * one that finds none, a variant of the same function that a change described as data, by the
+   * function's name, would change too.
    */
-  static void priceEarly(PathCosts c, KernelSettings k, double call, double l1, double store) {
+  static void priceEarly(PathCosts c, KernelSettings k, double l1, double store) {
     double counter = l1 + store;
-    if (k.has(Patch.BIO_ADVANCE_SKIP)) {
-      c.reduce(KernelFn.BLK_MQ_END_REQUEST, call);
-    }
-    if (k.has(Patch.UPDATE_REQUEST_IN_BLK_MQ)) {
-      c.reduce(KernelFn.BLK_MQ_END_REQUEST, call);
-    }
-    if (k.has(Patch.STATUS_ERRNO_SKIP)) {
-      c.reduce(KernelFn.BLK_MQ_END_REQUEST, call);
-    }
-    if (k.has(Patch.RQF_ELV)) {
-      // blk_mq_rq_ctx_init, blk_mq_submit_bio, the issue and blk_mq_free_request
-      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, l1);
-      c.reduce(KernelFn.BLK_MQ_SUBMIT_BIO, l1);
-      c.reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, l1);
-      c.reduce(KernelFn.BLK_MQ_FREE_REQUEST, l1);
-    }
-    if (k.has(Patch.RQ_CTX_INIT_NO_ELV)) {
-      // INIT_HLIST_NODE(&rq->hash) and RB_CLEAR_NODE(&rq->rb_node), and q/ctx/hctx loaded again
-      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, 3 * store + 2 * l1);
-    }
-    if (k.has(Patch.REMOVE_CTX_COUNTERS)) {
-      // ctx->rq_dispatched in blk_mq_rq_ctx_init, ctx->rq_completed in blk_mq_free_request
-      c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, counter);
-      c.reduce(KernelFn.BLK_MQ_FREE_REQUEST, counter);
-    }
-    if (k.has(Patch.BDEV_CACHED_QUEUE)) {
-      // bdev->bd_queue for bdev->bd_disk->queue: one L1 load less at each bdev_get_queue
-      c.reduce(KernelFn.SUBMIT_BIO_NOACCT, l1);
-      c.reduce(KernelFn.BIO_QUEUE_ENTER, l1);
-      c.reduce(KernelFn.BLK_MQ_SUBMIT_BIO, l1);
-    }
     if (k.has(Patch.REMOVE_HCTX_COUNTERS)) {
       // hctx->queued in blk_mq_rq_ctx_init
       c.reduce(KernelFn.BLK_MQ_RQ_CTX_INIT, counter);
@@ -58,28 +29,21 @@ final class VersionChanges {
   }
 
   /**
-   * What "block: use flags instead of bit fields for blkdev_dio" saved: 7650K to 7750K IOPS, Jens
-   * Axboe's 5950X and Optane peak run (docs/costs.md 1.1 and 2.5), 1.69 ns a read.
-   */
-  static final double DIO_FLAGS_NS = 1e9 / 7.65e6 - 1e9 / 7.75e6;
-
-  /**
    * What "block: improve layout of struct request" saved: 7750K to 7900K IOPS ("about 1.5%"), the
    * same box (docs/costs.md 1.1), 2.45 ns a request.
    */
   static final double RQ_LAYOUT_NS = 1e9 / 7.75e6 - 1e9 / 7.90e6;
 
   /**
-   * The two 5.16 changes whose authors gave only what they measured, no mechanism that the CPU's
-   * facts price: the nanoseconds of that box, taken as the reference box's (begunkov-2021's facts
-   * are those of a ~4 GHz core like it) and times the profile's scale like the shape's. The request
-   * layout's lines are those that setting a request up and starting it write, so its saving comes
-   * off those two functions, in proportion to what they cost.
+   * The request layout's change, whose author gave only what it measured: the nanoseconds of that
+   * box, taken as the reference box's (begunkov-2021's facts are those of a ~4 GHz core like it)
+   * and times the profile's scale like the shape's. Its lines are those that setting a request up
+   * and starting it write, so its saving comes off those two functions, in proportion to what they
+   * cost once everything else, the patches described as data too, has priced them: code, since a
+   * proportion is no fixed work. (blkdev-dio-flags, priced by its author's measurement as well,
+   * comes off one function: data, a plain {@code ns}.)
    */
   static void priceMeasured(PathCosts c, KernelSettings k, double scale) {
-    if (k.has(Patch.BLKDEV_DIO_FLAGS)) {
-      c.reduce(KernelFn.BLKDEV_DIRECT_IO, DIO_FLAGS_NS * scale);
-    }
     if (k.has(Patch.RQ_LAYOUT)) {
       double init = c.ns(KernelFn.BLK_MQ_RQ_CTX_INIT);
       double start = c.ns(KernelFn.BLK_MQ_START_REQUEST);
@@ -92,15 +56,11 @@ final class VersionChanges {
   /** The references io-uring-rsrc-ref-cache takes at a time ({@code IO_RSRC_REF_BATCH}). */
   static final int RSRC_REFILL = 100;
 
-  /**
-   * The io_uring, driver-tag, BIO_TRACKED and bvec changes of 5.16, priced after the rows are
-   * derived.
-   */
+  /** The io_uring and bvec changes of 5.16, priced after the rows are derived. */
   static void priceLater(
       PathCosts c,
       KernelSettings k,
       PathCosts.Knobs knobs,
-      double call,
       double l1,
       double store,
       double percpu) {
@@ -142,13 +102,6 @@ final class VersionChanges {
     if (bvecSet) {
       c.set(KernelFn.BIO_IOV_ITER_GET_PAGES, 0);
       c.set(KernelFn.IOV_ITER_ADVANCE, 0);
-    }
-    if (k.has(Patch.DRIVER_TAG_INLINE)) {
-      c.reduce(KernelFn.BLK_MQ_FLUSH_PLUG_LIST, call);
-    }
-    if (k.has(Patch.BIO_TRACKED_RQ_QOS)) {
-      // rq_qos_done_bio(bio->bi_bdev->bd_disk->queue): three dependent loads of hot lines
-      c.reduce(KernelFn.BLKDEV_BIO_END_IO_ASYNC, 3 * l1);
     }
   }
 }
