@@ -2,6 +2,7 @@ package blksim.loadgen.cli;
 
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
+import blksim.config.OneLine;
 import blksim.config.Scenario;
 import blksim.loadgen.report.CompareHtml;
 import blksim.loadgen.report.CompareReport;
@@ -15,7 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,7 +28,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code blksim compare --patch LIST [--profile P] -- <run arguments>}: A without the patches, B
- * with them (and any two configurations with {@code --a-set}/{@code --b-set}), side by side.
+ * with them (and any two configurations with {@code --a-set}/{@code --b-set}), side by side. With
+ * {@code --profile a,b,c}, A and B on each profile and one row a profile.
  */
 @Command(
     name = "compare",
@@ -54,8 +59,11 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--profile",
-      paramLabel = "NAME",
-      description = "The CPU cost profile of both runs.")
+      paramLabel = "NAME[,NAME...]",
+      description =
+          "The CPU cost profile of both runs. Several (a,b,c): A and B on each profile, one"
+              + " after another, and one table of them, a row a profile (A against B, with all"
+              + " of --patch; no row of each patch alone).")
   String profile;
 
   @Option(
@@ -129,15 +137,19 @@ public final class CompareCommand implements Callable<Integer> {
     }
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     JsonTarget.check(json);
+    List<String> profiles = profiles(args);
+    if (profiles.size() > 1) {
+      return onEachProfile(args, profiles, quiet);
+    }
     // Every side's settings are read before anything runs: a bad --b-set is found at once.
-    BlksimSettings aSettings = variant(args, aSets, List.of(), List.of()).settings();
+    BlksimSettings aSettings = variant(profile, args, aSets, List.of(), List.of()).settings();
     List<BlksimSettings> aloneSettings = new ArrayList<>();
     if (patches.size() > 1) {
       for (String p : patches) {
-        aloneSettings.add(variant(args, aSets, List.of(p), List.of()).settings());
+        aloneSettings.add(variant(profile, args, aSets, List.of(p), List.of()).settings());
       }
     }
-    BlksimSettings bSettings = variant(args, List.of(), patches, bSets).settings();
+    BlksimSettings bSettings = variant(profile, args, List.of(), patches, bSets).settings();
     RunDirectory aDir = outDir == null ? null : RunDirectory.open(outDir.resolve("A"), aSettings);
     RunDirectory bDir = outDir == null ? null : RunDirectory.open(outDir.resolve("B"), bSettings);
     CompareReport.Variant a =
@@ -148,9 +160,8 @@ public final class CompareCommand implements Callable<Integer> {
           new CompareReport.Variant(
               "A + " + patches.get(i), Runner.run(aloneSettings.get(i), quiet)));
     }
-    String bLabel = patches.isEmpty() ? "B" : "B (A + " + String.join(", ", patches) + ")";
     CompareReport.Variant b =
-        new CompareReport.Variant(bLabel, Runner.run(bSettings, quiet, false, bDir));
+        new CompareReport.Variant(bLabel(), Runner.run(bSettings, quiet, false, bDir));
     CompareReport.print(a, alone, b, out);
     if (outDir != null) {
       try {
@@ -176,6 +187,130 @@ public final class CompareCommand implements Callable<Integer> {
     return booksOf(a.report(), b.report());
   }
 
+  private String bLabel() {
+    return patches.isEmpty() ? "B" : "B (A + " + String.join(", ", patches) + ")";
+  }
+
+  /**
+   * The profiles that {@code --profile} lists: one (null without the option) unless it holds a
+   * comma; a list with an empty name, a name twice or a name that is not a profile is refused.
+   */
+  private List<String> profiles(List<String> args) {
+    if (profile == null || !profile.contains(",")) {
+      return Collections.singletonList(profile);
+    }
+    List<String> names = new ArrayList<>();
+    for (String p : profile.split(",", -1)) {
+      String name = p.trim();
+      if (name.isEmpty()) {
+        throw new ConfigError(
+            "blksim compare: --profile "
+                + OneLine.clipped(profile)
+                + ": an empty name in the list; give profile names separated by commas, e.g."
+                + " --profile begunkov-2021,xeon-gold-6154");
+      }
+      if (names.contains(name)) {
+        throw new ConfigError(
+            "blksim compare: --profile "
+                + OneLine.clipped(profile)
+                + " lists "
+                + OneLine.of(name)
+                + " twice; give each profile once");
+      }
+      names.add(name);
+    }
+    // the profiles a scenario file or --set defines count as well as reference.conf's
+    Set<String> known =
+        new TreeSet<>(
+            variant(null, args, aSets, List.of(), List.of())
+                .resolved()
+                .getObject("blksim.profiles")
+                .keySet());
+    for (String name : names) {
+      if (!known.contains(name)) {
+        throw new ConfigError(
+            "blksim compare: --profile "
+                + OneLine.clipped(profile)
+                + ": "
+                + OneLine.of(name)
+                + " is not a profile: known "
+                + String.join(", ", known));
+      }
+      if (outDir != null && (name.contains("/") || name.contains("\\") || name.startsWith("."))) {
+        throw new ConfigError(
+            "blksim compare: --out with --profile "
+                + OneLine.of(name)
+                + ": the name cannot be a directory of --out (it holds / or \\, or starts with"
+                + " .)");
+      }
+    }
+    return names;
+  }
+
+  /**
+   * One patch on many CPUs: A and B on each profile, one after another, each with its profile's
+   * setup as a compare of that profile alone has it, and one table of them.
+   */
+  private int onEachProfile(List<String> args, List<String> profiles, PrintStream quiet) {
+    // Every profile's settings are read before anything runs, as for one profile.
+    List<BlksimSettings> aSettings = new ArrayList<>();
+    List<BlksimSettings> bSettings = new ArrayList<>();
+    for (String p : profiles) {
+      aSettings.add(variant(p, args, aSets, List.of(), List.of()).settings());
+      bSettings.add(variant(p, args, List.of(), patches, bSets).settings());
+    }
+    List<CompareReport.ProfileRow> rows = new ArrayList<>();
+    List<RunReport> reports = new ArrayList<>();
+    for (int i = 0; i < profiles.size(); i++) {
+      Path dir = outDir == null ? null : outDir.resolve(profiles.get(i));
+      RunDirectory aDir =
+          dir == null ? null : RunDirectory.open(dir.resolve("A"), aSettings.get(i));
+      RunDirectory bDir =
+          dir == null ? null : RunDirectory.open(dir.resolve("B"), bSettings.get(i));
+      CompareReport.Variant a =
+          new CompareReport.Variant(
+              "A (baseline)", Runner.run(aSettings.get(i), quiet, false, aDir));
+      CompareReport.Variant b =
+          new CompareReport.Variant(bLabel(), Runner.run(bSettings.get(i), quiet, false, bDir));
+      rows.add(new CompareReport.ProfileRow(profiles.get(i), a, b));
+      reports.add(a.report());
+      reports.add(b.report());
+      if (dir != null) {
+        try {
+          aDir.write(a.report());
+          bDir.write(b.report());
+          Files.writeString(
+              dir.resolve("compare.json"),
+              CompareReport.json(a, List.of(), b),
+              StandardCharsets.UTF_8);
+          CompareHtml.write(dir);
+        } catch (IOException e) {
+          throw new ConfigError("--out " + outDir + ": cannot write: " + e.getMessage());
+        }
+      }
+    }
+    CompareReport.printProfiles(rows, out);
+    if (outDir != null) {
+      try {
+        Files.writeString(
+            outDir.resolve("compare.json"),
+            CompareReport.profilesJson(rows),
+            StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new ConfigError("--out " + outDir + ": cannot write: " + e.getMessage());
+      }
+    }
+    if (json != null) {
+      try {
+        Files.writeString(json, CompareReport.profilesJson(rows), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new ConfigError("--json " + json + ": cannot write: " + e.getMessage());
+      }
+    }
+    out.flush();
+    return booksOf(reports.toArray(RunReport[]::new));
+  }
+
   private int booksOf(RunReport... reports) {
     for (RunReport r : reports) {
       if (!r.result().books().balanced()) {
@@ -188,10 +323,14 @@ public final class CompareCommand implements Callable<Integer> {
 
   /** The run of {@code args}, with this command's shared options and one side's differences. */
   private Scenario variant(
-      List<String> args, List<String> sideSets, List<String> addPatches, List<String> moreSets) {
+      String cpuProfile,
+      List<String> args,
+      List<String> sideSets,
+      List<String> addPatches,
+      List<String> moreSets) {
     Scenario s = Cli.scenarioOf(args, out, err);
     patchFiles.forEach(s::patchFile);
-    s.option("blksim.cpu.profile", profile, "--profile");
+    s.option("blksim.cpu.profile", cpuProfile, "--profile");
     s.option("blksim.kernel.preset", kernel, "--kernel");
     s.option("blksim.engine.kind", engine, "--engine");
     sets.forEach(s::set);

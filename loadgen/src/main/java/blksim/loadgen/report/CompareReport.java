@@ -2,6 +2,7 @@ package blksim.loadgen.report;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,12 +11,149 @@ import java.util.Map;
 /**
  * Two runs side by side, A and B, with the delta of every figure and of every profile line, the
  * table a patch's cover letter would quote; and, when B adds several patches, A plus each alone.
+ * With several profiles, one row a profile: A and B, and the profile lines that moved most.
  */
 public final class CompareReport {
   private CompareReport() {}
 
   /** A run and what it is. */
   public record Variant(String label, RunReport report) {}
+
+  /** One profile's A and B, a row of {@link #printProfiles}. */
+  public record ProfileRow(String profile, Variant a, Variant b) {}
+
+  /** A profile line's change from A to B, in ns per I/O. */
+  public record Moved(String function, double deltaNs) {}
+
+  /** How many profile lines a row of {@link #printProfiles} names. */
+  public static final int MOVED_LINES = 3;
+
+  /**
+   * The lines of {@code profile} ({@link #profile}: A's and B's ns per I/O by function) whose ns
+   * per I/O changed most, at most {@code n}, largest change first, ties by name; a change that
+   * rounds to 0.00 is left out. Every function name counts, whatever defines it: one only B runs (a
+   * symbol a patch adds) moves by all of its time.
+   */
+  public static List<Moved> moved(Map<String, double[]> profile, int n) {
+    List<Moved> all = new ArrayList<>();
+    for (Map.Entry<String, double[]> e : profile.entrySet()) {
+      double d = e.getValue()[1] - e.getValue()[0];
+      if (Math.abs(d) >= 0.005) {
+        all.add(new Moved(e.getKey(), d));
+      }
+    }
+    all.sort(
+        Comparator.comparingDouble((Moved m) -> Math.abs(m.deltaNs()))
+            .reversed()
+            .thenComparing(Moved::function));
+    return List.copyOf(all.subList(0, Math.min(n, all.size())));
+  }
+
+  /**
+   * Prints one patch on many CPUs: each profile's A and B, as {@link #print} heads them, then one
+   * row a profile: A's and B's IOPS, the delta, the CPU time per I/O B saves, and the {@link
+   * #MOVED_LINES} profile lines that moved most.
+   */
+  public static void printProfiles(List<ProfileRow> rows, PrintStream out) {
+    RunReport first = rows.get(0).a().report();
+    out.printf(
+        Locale.ROOT,
+        "blksim compare: %.3f s of virtual time, seed %d, on %d profiles%n",
+        first.settings().run().runtimeNs() / 1e9,
+        first.settings().run().seed(),
+        rows.size());
+    for (ProfileRow r : rows) {
+      for (Variant v : List.of(r.a(), r.b())) {
+        out.println(
+            "  "
+                + v.label().charAt(0)
+                + "  "
+                + Summary.commandLine(v.report().settings().ioUring()));
+        out.println("     " + Summary.model(v.report().settings()));
+      }
+    }
+    out.println();
+    out.println(
+        "  " + rows.get(0).a().label() + " and " + rows.get(0).b().label() + " on each profile:");
+    int width = Math.max(7, rows.stream().mapToInt(r -> r.profile().length()).max().orElse(7));
+    out.printf(
+        Locale.ROOT,
+        "  %-" + width + "s %12s %12s %11s %12s  %s%n",
+        "profile",
+        "A IOPS",
+        "B IOPS",
+        "delta IOPS",
+        "ns/IO saved",
+        "lines that moved most (B - A, ns/IO)");
+    for (ProfileRow r : rows) {
+      RunReport a = r.a().report();
+      RunReport b = r.b().report();
+      List<String> moved = new ArrayList<>();
+      for (Moved m : moved(profile(a, b), MOVED_LINES)) {
+        moved.add(String.format(Locale.ROOT, "%s %+.2f", m.function(), m.deltaNs()));
+      }
+      out.printf(
+          Locale.ROOT,
+          "  %-" + width + "s %12d %12d %11s %12.2f  %s%n",
+          r.profile(),
+          a.iops(),
+          b.iops(),
+          pct(a.iops(), b.iops()),
+          saved(a, b),
+          moved.isEmpty() ? "none" : String.join("; ", moved));
+    }
+  }
+
+  /** CPU time per I/O that B saves against A, in ns (negative: B spends more). */
+  private static double saved(RunReport a, RunReport b) {
+    return ProfileReport.nsPerIo(ProfileReport.lines(a))
+        - ProfileReport.nsPerIo(ProfileReport.lines(b));
+  }
+
+  /**
+   * The JSON of one patch on many CPUs: a row a profile, with the figures {@link #printProfiles}
+   * prints and, under {@code compare}, the profile's whole comparison as {@link #json} writes it.
+   */
+  public static String profilesJson(List<ProfileRow> rows) {
+    StringBuilder s = new StringBuilder("{\n  \"a\": ");
+    s.append(JsonReport.quote(rows.get(0).a().label()))
+        .append(",\n  \"b\": ")
+        .append(JsonReport.quote(rows.get(0).b().label()))
+        .append(",\n  \"profiles\": [");
+    for (int i = 0; i < rows.size(); i++) {
+      ProfileRow r = rows.get(i);
+      RunReport a = r.a().report();
+      RunReport b = r.b().report();
+      s.append(i == 0 ? "\n" : ",\n")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "    {\"profile\": %s, \"a_iops\": %d, \"b_iops\": %d,"
+                      + " \"delta_pct\": {\"iops\": %s}, \"a_cpu_ns_per_io\": %.3f,"
+                      + " \"b_cpu_ns_per_io\": %.3f, \"ns_per_io_saved\": %.3f, \"moved\": [",
+                  JsonReport.quote(r.profile()),
+                  a.iops(),
+                  b.iops(),
+                  jsonPct(a.iops(), b.iops()),
+                  ProfileReport.nsPerIo(ProfileReport.lines(a)),
+                  ProfileReport.nsPerIo(ProfileReport.lines(b)),
+                  saved(a, b)));
+      List<Moved> moved = moved(profile(a, b), MOVED_LINES);
+      for (int j = 0; j < moved.size(); j++) {
+        s.append(j == 0 ? "" : ", ")
+            .append(
+                String.format(
+                    Locale.ROOT,
+                    "{\"function\": %s, \"delta_ns\": %.3f}",
+                    JsonReport.quote(moved.get(j).function()),
+                    moved.get(j).deltaNs()));
+      }
+      s.append("],\n      \"compare\": ")
+          .append(json(r.a(), List.of(), r.b()).strip().replace("\n", "\n      "))
+          .append("}");
+    }
+    return s.append("\n  ]\n}\n").toString();
+  }
 
   /** Prints the comparison; {@code alone} may be empty. */
   public static void print(Variant a, List<Variant> alone, Variant b, PrintStream out) {
