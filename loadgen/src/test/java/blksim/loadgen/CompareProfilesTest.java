@@ -170,6 +170,15 @@ class CompareProfilesTest {
     }
     assertEquals(
         Files.readString(json), Files.readString(dir.resolve("all").resolve("compare.json")));
+    // blksim report draws each profile's report.html again
+    Path html = dir.resolve("all").resolve("xeon-gold-6154").resolve("report.html");
+    String first = Files.readString(html);
+    assertTrue(first.contains("profile xeon-gold-6154, patches bio-init-compound"), "B's model");
+    Files.delete(html);
+    Blksim report = Blksim.run("report", dir.resolve("all").toString());
+    assertEquals(0, report.status(), report.err());
+    assertEquals(2, report.lines().stream().filter(l -> l.endsWith("report.html")).count());
+    assertEquals(first, Files.readString(html));
   }
 
   @Test
@@ -219,6 +228,13 @@ class CompareProfilesTest {
     Map<String, Row> rows = rows(r);
     assertEquals(List.of("zen2-3970x", "slow-zen2"), List.copyOf(rows.keySet()), r.out());
     assertTrue(rows.get("slow-zen2").a() < rows.get("zen2-3970x").a(), r.out());
+    Blksim again =
+        compare(
+            "zen2-3970x,slow-zen2",
+            null,
+            "--set",
+            "profiles.slow-zen2={extends=zen2-3970x,scale=1.5}");
+    assertEquals(r.out(), again.out(), "the same configuration and seed, the same bytes");
   }
 
   @Test

@@ -7,15 +7,21 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code blksim report DIR}: draws a run directory's report.html again, from its files alone. */
+/**
+ * {@code blksim report DIR}: draws a run directory's report.html again, from its files alone, or
+ * each profile's of a compare on several profiles.
+ */
 @Command(
     name = "report",
-    description = "Write DIR/report.html again from a run or compare directory (--out DIR) alone.")
+    description =
+        "Write DIR/report.html again from a run or compare directory (--out DIR) alone; for a"
+            + " compare on several profiles, each DIR/PROFILE/report.html.")
 public final class ReportCommand implements Callable<Integer> {
   @Mixin HelpOption help = new HelpOption();
 
@@ -38,6 +44,15 @@ public final class ReportCommand implements Callable<Integer> {
         HtmlReport.write(dir.resolve("A"));
         HtmlReport.write(dir.resolve("B"));
         out.println("blksim report: " + CompareHtml.write(dir));
+        return 0;
+      }
+      List<Path> profiles = CompareHtml.profileDirs(dir);
+      for (Path p : profiles) {
+        HtmlReport.write(p.resolve("A"));
+        HtmlReport.write(p.resolve("B"));
+        out.println("blksim report: " + CompareHtml.write(p));
+      }
+      if (!profiles.isEmpty()) {
         return 0;
       }
       out.println("blksim report: " + HtmlReport.write(dir));

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * {@code report.html} of a compare directory ({@code compare --out DIR}): A's and B's latency
@@ -22,6 +23,20 @@ public final class CompareHtml {
   /** Whether {@code dir} holds a compare's two sides. */
   public static boolean isCompare(Path dir) {
     return Files.isDirectory(dir.resolve("A")) && Files.isDirectory(dir.resolve("B"));
+  }
+
+  /**
+   * The compare directories of a compare on several profiles ({@code compare --profile a,b --out
+   * DIR}: {@code DIR/compare.json} and a compare directory a profile), sorted by name; empty for
+   * any other directory.
+   */
+  public static List<Path> profileDirs(Path dir) throws IOException {
+    if (isCompare(dir) || !Files.isRegularFile(dir.resolve("compare.json"))) {
+      return List.of();
+    }
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.filter(CompareHtml::isCompare).sorted().toList();
+    }
   }
 
   /** Writes {@code dir/report.html}. */
