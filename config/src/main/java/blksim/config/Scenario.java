@@ -88,6 +88,60 @@ public final class Scenario {
     return layer(patches);
   }
 
+  /**
+   * Adds a profile file ({@code --profile-file}, as {@code blksim profile import} writes one) under
+   * the layers so far: it may define profiles ({@code blksim.profiles.NAME}) and nothing else, so
+   * that what the user sets wins and a profile file never changes a run's other settings
+   * (docs/your-box.md).
+   */
+  public Scenario profileFile(Path path) {
+    String where = OneLine.of(path.toString());
+    if (!Files.isRegularFile(path)) {
+      throw new ConfigError(
+          "--profile-file "
+              + where
+              + ": no such file (give a file that blksim profile import wrote)");
+    }
+    Config layer =
+        guarded(
+            where,
+            () ->
+                ConfigFactory.parseFile(
+                    path.toFile(),
+                    ConfigParseOptions.defaults()
+                        .setSyntax(ConfigSyntax.CONF)
+                        .setAllowMissing(false)));
+    Set<String> keys = new java.util.TreeSet<>();
+    for (Map.Entry<String, ConfigValue> e : layer.entrySet()) {
+      keys.add(e.getKey());
+    }
+    if (keys.isEmpty()) {
+      throw new ConfigError(
+          "--profile-file "
+              + where
+              + ": defines no profile (expected blksim.profiles.NAME { ... })");
+    }
+    for (String key : keys) {
+      if (!key.startsWith("blksim.profiles.")) {
+        throw new ConfigError(
+            "--profile-file "
+                + where
+                + ": sets "
+                + OneLine.of(OneLine.clipped(key))
+                + "; a profile file holds blksim.profiles.NAME { ... } only (run settings go in"
+                + " --set or a scenario file)");
+      }
+    }
+    guarded(
+        "the configuration",
+        () -> {
+          checkKnownKeys(layer);
+          return layer;
+        });
+    layers = layers.withFallback(layer);
+    return this;
+  }
+
   /** Adds one {@code --set path=value} override; {@code blksim.} may be left out of the path. */
   public Scenario set(String assignment) {
     return set(assignment, "--set");

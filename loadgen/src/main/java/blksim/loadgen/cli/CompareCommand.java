@@ -67,6 +67,12 @@ public final class CompareCommand implements Callable<Integer> {
   String profile;
 
   @Option(
+      names = "--profile-file",
+      paramLabel = "FILE",
+      description = "A profile file (blksim profile import) for both runs; repeatable.")
+  List<Path> profileFiles = new ArrayList<>();
+
+  @Option(
       names = "--kernel",
       paramLabel = "NAME",
       description = "The named kernel of both runs (5.15, 5.16).")
@@ -329,6 +335,7 @@ public final class CompareCommand implements Callable<Integer> {
       List<String> addPatches,
       List<String> moreSets) {
     Scenario s = Cli.scenarioOf(args, out, err);
+    profileFiles.forEach(s::profileFile);
     patchFiles.forEach(s::patchFile);
     s.option("blksim.cpu.profile", cpuProfile, "--profile");
     s.option("blksim.kernel.preset", kernel, "--kernel");

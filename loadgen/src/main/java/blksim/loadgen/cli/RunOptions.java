@@ -81,6 +81,14 @@ public final class RunOptions {
   String profile;
 
   @Option(
+      names = "--profile-file",
+      paramLabel = "FILE",
+      description =
+          "A profile file, as blksim profile import writes it, under every other setting;"
+              + " repeatable. Its profiles are then known to --profile.")
+  List<Path> profileFiles = new ArrayList<>();
+
+  @Option(
       names = "--cpus",
       paramLabel = "N",
       description =
@@ -102,10 +110,11 @@ public final class RunOptions {
   String engine;
 
   /**
-   * Adds the option layers, in order: --patch-file, --profile, --kernel, --null-blk, --dm-table,
-   * --set, --seed, --engine, --patch.
+   * Adds the option layers, in order: --profile-file (under everything), --patch-file, --profile,
+   * --kernel, --null-blk, --dm-table, --set, --seed, --engine, --patch.
    */
   Scenario apply(Scenario scenario) {
+    profileFiles.forEach(scenario::profileFile);
     patchFiles.forEach(scenario::patchFile);
     scenario.option("blksim.cpu.profile", profile, "--profile");
     scenario.option("blksim.kernel.preset", kernel, "--kernel");
