@@ -41,8 +41,8 @@ public final class Cli {
     @Override
     public Integer call() {
       throw new ConfigError(
-          "blksim: give a command (io_uring, run, compare, bench, fuzz, report) or no arguments at"
-              + " all");
+          "blksim: give a command (io_uring, run, compare, bench, fuzz, report, profile) or no arguments"
+              + " at all");
     }
   }
 
@@ -66,6 +66,10 @@ public final class Cli {
     cmd.addSubcommand("bench", new BenchCommand(out, err));
     cmd.addSubcommand("fuzz", new FuzzCommand(out, err));
     cmd.addSubcommand("report", new ReportCommand(out));
+    CommandLine profile = new CommandLine(new ProfileCommand());
+    profile.addSubcommand("import", new ProfileImportCommand(out, err));
+    profile.addSubcommand("diff", new ProfileDiffCommand(out));
+    cmd.addSubcommand("profile", profile);
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
     // Handlers as methods, not block lambdas: google-java-format 1.28 and 2.0 (JDK 17 and 25) lay
@@ -139,9 +143,8 @@ public final class Cli {
   }
 
   private static int badParameter(CommandLine.ParameterException ex, PrintStream err) {
-    String name = ex.getCommandLine().getCommandName();
     err.println(
-        ("blksim".equals(name) ? "blksim" : "blksim " + name)
+        ex.getCommandLine().getCommandSpec().qualifiedName()
             + ": "
             + OneLine.of(firstLine(ex.getMessage()))
             + (ex.getMessage().contains("option '--") ? "" : accepted(ex.getCommandLine())));
@@ -150,7 +153,8 @@ public final class Cli {
 
   private static int failed(Exception ex, CommandLine c, PrintStream err) {
     if (ex instanceof CommandLine.ParameterException pe) {
-      err.println("blksim " + c.getCommandName() + ": " + OneLine.of(firstLine(pe.getMessage())));
+      err.println(
+          c.getCommandSpec().qualifiedName() + ": " + OneLine.of(firstLine(pe.getMessage())));
       return ExitStatus.USAGE.code();
     }
     if (ex instanceof ConfigError) {
