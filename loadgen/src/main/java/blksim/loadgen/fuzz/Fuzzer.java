@@ -219,9 +219,11 @@ public final class Fuzzer {
       String label =
           n.startsWith("nb:")
               ? "null_blk " + n.substring(3)
-              : n.startsWith("set:")
-                  ? "--set " + n.substring(4)
-                  : n.startsWith("dm:") ? "--dm-table" : n;
+              : n.startsWith("set:patches.")
+                  ? "a patch described as data (--set patches.NAME...)"
+                  : n.startsWith("set:")
+                      ? "--set " + n.substring(4)
+                      : n.startsWith("dm:") ? "--dm-table" : n;
       into.merge(label, 1L, Long::sum);
     }
     if (c.files().size() > 1) {

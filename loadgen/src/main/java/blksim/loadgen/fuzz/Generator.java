@@ -1,7 +1,9 @@
 package blksim.loadgen.fuzz;
 
 import blksim.config.Patch;
+import blksim.config.WorkUnit;
 import blksim.loadgen.fuzz.Case.Opt;
+import blksim.queues.cost.KernelFn;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,6 +27,9 @@ public final class Generator {
 
   /** The named kernels of {@code --kernel}. */
   static final List<String> KERNELS = List.of("5.15", "5.16", "5.17");
+
+  /** The name of a case's own patch, described as data. */
+  static final String OWN_PATCH = "fz";
 
   /** The most CPUs a generated machine has. */
   static final int MAX_CPUS = 64;
@@ -251,6 +256,10 @@ public final class Generator {
           patches.add("no-" + p.key());
         }
       }
+      if (r.nextInt(100) < 12) {
+        ownPatch();
+        patches.add(OWN_PATCH);
+      }
       if (!patches.isEmpty()) {
         opts.add(new Opt("--patch", String.join(",", patches)));
       }
@@ -262,6 +271,43 @@ public final class Generator {
         List<String> profiles = dm ? DmTables.PROFILES : PROFILES;
         opts.add(new Opt("--profile", profiles.get(r.nextInt(profiles.size()))));
       }
+    }
+
+    /**
+     * A patch of the case's own, described as data through {@code --set}
+     * (patches.fz.changes.FUNCTION.UNIT=count, docs/your-patch.md): one to three changes of the
+     * path's functions, and sometimes a function it adds. A count that takes more work from a
+     * function than it has is refused in one line, as it should be.
+     */
+    private void ownPatch() {
+      int changes = between(1, 3);
+      for (int i = 0; i < changes; i++) {
+        String at = "set:patches." + OWN_PATCH + ".changes." + function() + "." + unit();
+        opts.removeIf(o -> o.name().equals(at));
+        opts.add(new Opt(at, String.valueOf(pick(-1, 1, 1, 2, 3))));
+      }
+      if (r.nextInt(100) < 40) {
+        String at = "set:patches." + OWN_PATCH + ".adds." + OWN_PATCH + "_added.";
+        opts.add(new Opt(at + "called-from", function()));
+        if (r.nextBoolean()) {
+          opts.add(new Opt(at + "per-call", String.valueOf(between(1, 3))));
+        }
+        opts.add(new Opt(at + unit(), String.valueOf(between(1, 4))));
+      }
+    }
+
+    /** A function of the path, by a name the command line takes as it is. */
+    private String function() {
+      while (true) {
+        KernelFn fn = KernelFn.values()[r.nextInt(KernelFn.values().length)];
+        if (fn.symbol().matches("[A-Za-z0-9_]+")) {
+          return fn.symbol();
+        }
+      }
+    }
+
+    private String unit() {
+      return WorkUnit.values()[r.nextInt(WorkUnit.values().length)].key();
     }
 
     /** With {@code pct} % odds, option {@code name} with a value drawn only then. */
