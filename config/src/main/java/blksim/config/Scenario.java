@@ -29,15 +29,7 @@ public final class Scenario {
     if (!Files.isRegularFile(path)) {
       throw new ConfigError(path + ": no such scenario file");
     }
-    return layer(
-        guarded(
-            OneLine.of(path.toString()),
-            () ->
-                ConfigFactory.parseFile(
-                    path.toFile(),
-                    ConfigParseOptions.defaults()
-                        .setSyntax(ConfigSyntax.CONF)
-                        .setAllowMissing(false))));
+    return layer(parseFile(path));
   }
 
   /**
@@ -48,15 +40,7 @@ public final class Scenario {
     if (!Files.isRegularFile(path)) {
       throw new ConfigError(OneLine.of(path.toString()) + ": no such patch file");
     }
-    Config file =
-        guarded(
-            OneLine.of(path.toString()),
-            () ->
-                ConfigFactory.parseFile(
-                    path.toFile(),
-                    ConfigParseOptions.defaults()
-                        .setSyntax(ConfigSyntax.CONF)
-                        .setAllowMissing(false)));
+    Config file = parseFile(path);
     Config patches = ConfigFactory.empty();
     for (String key : new java.util.TreeSet<>(file.root().keySet())) {
       boolean object = file.getValue(key).valueType() == com.typesafe.config.ConfigValueType.OBJECT;
@@ -102,15 +86,7 @@ public final class Scenario {
               + where
               + ": no such file (give a file that blksim profile import wrote)");
     }
-    Config layer =
-        guarded(
-            where,
-            () ->
-                ConfigFactory.parseFile(
-                    path.toFile(),
-                    ConfigParseOptions.defaults()
-                        .setSyntax(ConfigSyntax.CONF)
-                        .setAllowMissing(false)));
+    Config layer = parseFile(path);
     Set<String> keys = new java.util.TreeSet<>();
     for (Map.Entry<String, ConfigValue> e : layer.entrySet()) {
       keys.add(e.getKey());
@@ -132,12 +108,7 @@ public final class Scenario {
                 + " --set or a scenario file)");
       }
     }
-    guarded(
-        "the configuration",
-        () -> {
-          checkKnownKeys(layer);
-          return layer;
-        });
+    checked(layer);
     layers = layers.withFallback(layer);
     return this;
   }
@@ -274,14 +245,28 @@ public final class Scenario {
   }
 
   private Scenario layer(Config layer) {
-    guarded(
+    layers = checked(layer).withFallback(layers);
+    return this;
+  }
+
+  /** {@code layer}, once every key of it is one that reference.conf knows. */
+  private Config checked(Config layer) {
+    return guarded(
         "the configuration",
         () -> {
           checkKnownKeys(layer);
           return layer;
         });
-    layers = layer.withFallback(layers);
-    return this;
+  }
+
+  /** A HOCON file, parsed; its syntax errors as one line naming it. */
+  private static Config parseFile(Path path) {
+    return guarded(
+        OneLine.of(path.toString()),
+        () ->
+            ConfigFactory.parseFile(
+                path.toFile(),
+                ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)));
   }
 
   private void checkKnownKeys(Config layer) {

@@ -14,21 +14,19 @@ import blksim.config.Patch;
  * facts, from what each variant of the code does, read off the seeds' diffs:
  *
  * <ul>
- *   <li>bdev lookups (seed 000 1/3, 2/3): {@code blkdev_read_iter} calls the out-of-line {@code
- *       bdev_file_inode} and loads {@code f_mapping}, {@code host}; with 1/3 it loads {@code
- *       private_data} and {@code bd_inode}; with 1/3 and 2/3, {@code private_data} only. {@code
- *       __blkdev_direct_IO} calls {@code bdev_file_inode} and the out-of-line {@code I_BDEV} and
- *       loads two pointers; with 1/3, one load ({@code private_data}); with 2/3 alone, {@code
- *       I_BDEV} is inline. {@code blkdev_iopoll} (per poll call) calls {@code I_BDEV} after two
- *       loads; with 1/3, one load; with 2/3 alone, no call. These objects are touched once per I/O,
- *       32 I/Os apart, so each load is taken as an L2 hit.
+ *   <li>bdev lookups: {@code blkdev_read_iter} calls the out-of-line {@code bdev_file_inode} and
+ *       loads {@code f_mapping}, {@code host}; {@code __blkdev_direct_IO} calls {@code
+ *       bdev_file_inode} and the out-of-line {@code I_BDEV} and loads two pointers; {@code
+ *       blkdev_iopoll} (per poll call) calls {@code I_BDEV} after two loads. These objects are
+ *       touched once per I/O, 32 I/Os apart, so each load is taken as an L2 hit. What seed 000's
+ *       1/3 and 2/3 take away is their data ({@code blksim.patches}, {@link PatchPrices}).
  *   <li>{@code __blk_mq_end_request} without statistics (seed 000 3/3): the baseline still loads
  *       {@code q->elevator} and calls the out-of-line {@code blk_account_io_done}, which returns at
  *       once; the patch skips both. With iostats on, both variants do the accounting.
  *   <li>iostats: {@code ktime_get_ns} at request start and end, {@code update_io_ticks} (one L2
  *       load) and a few per-CPU adds (4 cycles) in each of {@code blk_account_io_start/done}.
- *   <li>{@code bio_init} (seed 003): 20 stores field by field; or {@code rep stosq} of 16 qwords
- *       and the 4 stores after it.
+ *   <li>{@code bio_init}: 20 stores field by field (seed 003's {@code rep stosq} of 16 qwords is
+ *       its data).
  *   <li>{@code -F0}: {@code fget} and {@code fput}, one atomic each. {@code -B0}, by the pages of
  *       the buffer (page-aligned: block size / 4096, rounded up): {@code get_user_pages_fast} walks
  *       four page-table levels once (L2 loads), then pins each page (an atomic, a per-CPU node
