@@ -368,9 +368,7 @@ final class BadInputs {
                 function(),
                 perCall,
                 work)
-            .as(
-                (f, from, pc, w) ->
-                    "adds { " + f + " { called-from = " + from + ", " + pc + w + " } }");
+            .as(BadInputs::added);
     Arbitrary<String> with =
         Combinators.combine(
                 Arbitraries.of("bdev-cache-in-file", "mine", "nope", "plug-batch-alloc"),
@@ -419,6 +417,10 @@ final class BadInputs {
                 1, Arbitraries.of("bdev-cache-in-file", "yours", "no-mine", "mine,rqf-elv", "")));
     return Combinators.combine(head, body, name)
         .as((h, b, n) -> List.of(h + " {\n  " + b + "\n}\n", n));
+  }
+
+  private static String added(String fn, String from, String perCall, String work) {
+    return "adds { " + fn + " { called-from = " + from + ", " + perCall + work + " } }";
   }
 
   private static String misspelt(String k, int how) {

@@ -54,14 +54,7 @@ class GeneratedBadPerfTest {
             .list()
             .ofMinSize(1)
             .ofMaxSize(8)
-            .map(
-                l -> {
-                  StringBuilder b = new StringBuilder();
-                  for (double d : l) {
-                    b.append("+    ").append(d).append("  io_uring  [kernel.vmlinux]  [k] f\n");
-                  }
-                  return b.toString();
-                });
+            .map(GeneratedBadPerfTest::withoutPercent);
     Arbitrary<String> huge =
         Arbitraries.bigIntegers()
             .between(java.math.BigInteger.valueOf(101), java.math.BigInteger.TEN.pow(40))
@@ -75,22 +68,29 @@ class GeneratedBadPerfTest {
             .ofMinSize(2)
             .ofMaxSize(12)
             .filter(l -> l.stream().mapToDouble(Double::doubleValue).sum() > 101)
-            .map(
-                l -> {
-                  StringBuilder b =
-                      new StringBuilder("  Overhead  Command  Shared Object  Symbol\n");
-                  int i = 0;
-                  for (double d : l) {
-                    b.append(
-                        String.format(
-                            java.util.Locale.ROOT,
-                            "+ %6.2f%%  io_uring  [kernel.vmlinux]  [k] f%d%n",
-                            d,
-                            i++));
-                  }
-                  return b.toString();
-                });
+            .map(GeneratedBadPerfTest::overHundred);
     return Arbitraries.oneOf(empty, truncated, garbage, noPercent, huge, over100);
+  }
+
+  /** Report lines whose overheads have no percent sign. */
+  private static String withoutPercent(List<Double> overheads) {
+    StringBuilder b = new StringBuilder();
+    for (double d : overheads) {
+      b.append("+    ").append(d).append("  io_uring  [kernel.vmlinux]  [k] f\n");
+    }
+    return b.toString();
+  }
+
+  /** A report without a Children column whose overheads add up to more than 100 %. */
+  private static String overHundred(List<Double> overheads) {
+    StringBuilder b = new StringBuilder("  Overhead  Command  Shared Object  Symbol\n");
+    int i = 0;
+    for (double d : overheads) {
+      b.append(
+          String.format(
+              java.util.Locale.ROOT, "+ %6.2f%%  io_uring  [kernel.vmlinux]  [k] f%d%n", d, i++));
+    }
+    return b.toString();
   }
 
   @Provide
