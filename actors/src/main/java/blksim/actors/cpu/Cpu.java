@@ -316,7 +316,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     books.check(
         thread.done(),
         name() + ": the submitter thread never ended, or left requests in the kernel");
-    books.check(schedule.idle(), name() + ": an interrupt was left unhandled");
+    books.check(
+        schedule.idle(),
+        name() + ": an interrupt was left unhandled (" + schedule.leftOver() + ")");
     run.audit(books, name());
   }
 

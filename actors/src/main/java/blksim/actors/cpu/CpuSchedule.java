@@ -63,12 +63,31 @@ final class CpuSchedule {
 
   /** Nothing pending, nothing running: no interrupt was left unhandled. */
   boolean idle() {
-    return pendingIrqs.isEmpty()
-        && pendingTicks.isEmpty()
-        && !inIrq
-        && !ksoftirqd.pending()
-        && !lent
-        && !workerWants;
+    return leftOver().isEmpty();
+  }
+
+  /** What is still pending or running on the CPU, for the books: empty when nothing is. */
+  String leftOver() {
+    List<String> left = new ArrayList<>();
+    if (!pendingIrqs.isEmpty()) {
+      left.add(pendingIrqs.size() + " timer interrupt(s) pending");
+    }
+    if (!pendingTicks.isEmpty()) {
+      left.add("a tick pending");
+    }
+    if (inIrq) {
+      left.add("in an interrupt");
+    }
+    if (ksoftirqd.pending()) {
+      left.add("ksoftirqd runnable");
+    }
+    if (lent) {
+      left.add("lent to the io-wq worker");
+    }
+    if (workerWants) {
+      left.add("the io-wq worker runnable");
+    }
+    return String.join(", ", left);
   }
 
   void onBioSetReply(BioSetCache.Reply m, Outbox out) {
@@ -261,9 +280,10 @@ final class CpuSchedule {
       run.wake(t, out);
       idleSoftirq(t, out);
     } else if (stashed != null) {
+      // a step boundary like any other: a tick that came during the interrupt runs first
       SimMessage m = StashedReply.at(stashed, t);
       stashed = null;
-      threadStep(m, out);
+      onThreadReply(m, out);
     } else {
       thread.cpuBack(t, out);
       idleSoftirq(t, out);
