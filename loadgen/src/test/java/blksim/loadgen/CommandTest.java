@@ -51,6 +51,37 @@ class CommandTest {
         lines.get(lines.size() - 2));
   }
 
+  /**
+   * A thread that hangs in io_cqring_wait took its SQEs in a call that never returns: they count as
+   * submitted, the call as made, and t/io_uring's IOS/call of that call as its submissions.
+   */
+  @Test
+  void aHangsSummaryShouldCountTheCallThatNeverReturned() {
+    Blksim r =
+        Blksim.run(
+            "io_uring",
+            "--engine",
+            "sequential",
+            "--set",
+            "run.runtime=10ms",
+            "-d128",
+            "-s77",
+            "-c124",
+            "-p0",
+            "--null-blk",
+            "hw_queue_depth=256",
+            "/dev/nullb0");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("submitter0  stopped: hangs in io_cqring_wait"), r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "  I/Os        77 submitted, 77 completed (0 reaped, 0 at ring teardown, 77 left in"
+                    + " the CQ ring), 1 io_uring_enter calls (1 never returned), IOS/call=77/0\n"),
+        r.out());
+    assertTrue(r.out().contains("books       balanced"), r.out());
+  }
+
   @Test
   void nopsShouldRunWithoutAFileAndPrintNoBandwidth() {
     // t/io_uring of 2021: -N1 opens no file; its status lines carry no BW

@@ -131,6 +131,7 @@ public record RunResult(
    *     printed: the fuzzer's Little's-law oracle checks the latency histogram against it)
    * @param inFlightAtEnd I/Os stamped and never reaped by the end of the run
    * @param accepted SQEs the kernel accepted, {@code done} and those of a call that never returned
+   * @param hung whether the thread hangs in a call that never returned, which {@code calls} lacks
    * @param latencyNs submit-to-reap latency of every I/O this submitter reaped
    */
   public record Submitter(
@@ -145,6 +146,7 @@ public record RunResult(
       double meanInFlight,
       long inFlightAtEnd,
       long accepted,
+      boolean hung,
       Histogram latencyNs) {}
 
   /**
@@ -177,6 +179,11 @@ public record RunResult(
 
   public long calls() {
     return submitters.stream().mapToLong(Submitter::calls).sum();
+  }
+
+  /** The calls that never returned: one for each thread that hangs in one. */
+  public long hungCalls() {
+    return submitters.stream().filter(Submitter::hung).count();
   }
 
   public long reaps() {

@@ -28,6 +28,7 @@ final class RunTotals {
         sub.meanInFlight(endPs),
         sub.inFlightAtEnd(),
         cpu.accepted(),
+        sub.hung(),
         cpu.latencyNs().copy());
   }
 

@@ -65,18 +65,22 @@ public final class Summary {
           calls == 0 ? -1 : res.done() / calls,
           calls == 0 ? -1 : res.reaps() / calls);
     } else {
+      // a thread that hangs made one call more, which never returned, with the SQEs it took
+      long hung = res.hungCalls();
+      long entered = calls + hung;
       out.printf(
           Locale.ROOT,
           "  I/Os        %d submitted, %d completed (%d reaped, %d at ring teardown, %d left in the"
-              + " CQ ring), %d io_uring_enter calls, IOS/call=%d/%d%n",
-          res.done(),
+              + " CQ ring), %d io_uring_enter calls%s, IOS/call=%d/%d%n",
+          r.accepted(),
           r.completed(),
           res.reaps(),
           dropped,
           r.completed() - res.reaps() - dropped,
-          calls,
-          calls == 0 ? -1 : res.done() / calls,
-          calls == 0 ? -1 : res.reaps() / calls);
+          entered,
+          hung == 0 ? "" : " (" + hung + " never returned)",
+          entered == 0 ? -1 : r.accepted() / entered,
+          entered == 0 ? -1 : res.reaps() / entered);
     }
     out.printf(
         Locale.ROOT,

@@ -66,6 +66,10 @@ public final class Submitter {
   private long calls;
   private long reaps;
   private boolean finish;
+
+  /** The thread blocks for good in a syscall that never returns ({@link #hangIn}). */
+  private boolean hung;
+
   private final boolean polled;
   private final boolean nop;
   private final java.util.List<String> fatal = new ArrayList<>();
@@ -252,6 +256,12 @@ public final class Submitter {
   public void hangIn(String line) {
     fatal.add(line);
     finish = true;
+    hung = true;
+  }
+
+  /** Whether the thread hangs in a call that never returns: one call more than {@link #calls}. */
+  public boolean hung() {
+    return hung;
   }
 
   /** SQEs the kernel took in a call that never returned (a hang), so {@code done} lacks them. */
