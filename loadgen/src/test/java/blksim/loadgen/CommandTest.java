@@ -80,6 +80,14 @@ class CommandTest {
                     + " the CQ ring), 1 io_uring_enter calls (1 never returned), IOS/call=77/0\n"),
         r.out());
     assertTrue(r.out().contains("books       balanced"), r.out());
+    // t/io_uring's main thread goes on to the runtime, then says so, before it blocks joining
+    List<String> lines = r.lines();
+    int hang =
+        lines.indexOf(lines.stream().filter(l -> l.startsWith("hangs in")).findFirst().get());
+    assertEquals(List.of("IOPS=0, BW=0MiB/s, IOS/call=-1/-1"), lines.subList(hang + 1, hang + 2));
+    assertEquals(10, lines.stream().filter(l -> l.startsWith("IOPS=0, BW=0MiB/s")).count());
+    assertTrue(r.out().contains("Exiting on timeout\nMaximum IOPS=0\n"), r.out());
+    assertTrue(r.out().contains("time of each CPU over 0.010 s"), r.out());
   }
 
   @Test

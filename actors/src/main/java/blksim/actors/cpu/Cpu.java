@@ -148,9 +148,13 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /**
    * A submitter thread ended on an error after printing {@code lines}; t/io_uring then sets the
-   * global {@code finish}, and its main thread stops without printing another status line.
+   * global {@code finish}, and its main thread stops without printing another status line. A thread
+   * that {@code hung} in a call that never returns ended nothing: the main thread goes on printing
+   * its status lines to the runtime, then "Exiting on timeout", as t/io_uring's does before it
+   * blocks joining the thread; {@code lines} say why blksim's thread stops.
    */
-  public record ThreadExited(long atPs, int submitter, List<String> lines) implements Report {}
+  public record ThreadExited(long atPs, int submitter, List<String> lines, boolean hung)
+      implements Report {}
 
   /** t/io_uring's main thread sets {@code s->finish}. */
   public record Finish(long atPs) implements Command {}

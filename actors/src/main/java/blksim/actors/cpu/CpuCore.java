@@ -116,7 +116,7 @@ final class CpuCore {
   void threadExited(long t, Outbox out) {
     ring.dropTaskWorkAtExit();
     if (!sub.fatal().isEmpty()) {
-      out.send(main, new Cpu.ThreadExited(t, cfg.submitter(), sub.fatal()));
+      out.send(main, new Cpu.ThreadExited(t, cfg.submitter(), sub.fatal(), sub.hung()));
     }
   }
 

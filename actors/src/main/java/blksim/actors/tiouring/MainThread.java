@@ -118,7 +118,8 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
 
   private void onThreadExited(Cpu.ThreadExited m, Outbox out) {
     sink.threadExited(m.atPs(), m.lines());
-    finish = true;
+    // a thread that hangs sets no finish: the others, and the status lines, go on to the runtime
+    finish |= !m.hung();
   }
 
   /** The main loop sees {@code finish}: it tells every submitter and prints nothing more. */
