@@ -1,10 +1,10 @@
 package blksim.config;
 
 /** A duration in nanoseconds as a message writes it: in the largest unit that keeps it whole. */
-final class VirtualDuration {
+public final class VirtualDuration {
   private VirtualDuration() {}
 
-  static String text(long ns) {
+  public static String text(long ns) {
     if (ns == 0) {
       return "0";
     }

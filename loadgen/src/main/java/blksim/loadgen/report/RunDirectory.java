@@ -2,6 +2,7 @@ package blksim.loadgen.report;
 
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
+import blksim.config.VirtualDuration;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigRenderOptions;
 import java.io.IOException;
@@ -43,9 +44,33 @@ public final class RunDirectory {
    *
    * @throws ConfigError naming the directory and why it cannot be written
    */
+  /** The most status intervals a run directory holds: 10,000, 100 us intervals of a 1 s run. */
+  static final long MAX_INTERVALS = 10_000;
+
   public static RunDirectory open(Path dir, BlksimSettings settings) {
     if (dir.toString().isBlank()) {
       throw new ConfigError("--out '': give the directory to write, e.g. --out run1");
+    }
+    long runtime = settings.run().runtimeNs();
+    long interval = settings.run().statusIntervalNs();
+    long intervals = (runtime + interval - 1) / interval;
+    if (intervals > MAX_INTERVALS) {
+      // each interval writes a histogram of all submitters and one of each to latency.hlog, which
+      // report.html then reads whole: bounded, so that a run that fits in memory writes its report
+      throw new ConfigError(
+          "--out "
+              + dir
+              + ": run.status-interval = "
+              + VirtualDuration.text(interval)
+              + " gives "
+              + intervals
+              + " status intervals in run.runtime = "
+              + VirtualDuration.text(runtime)
+              + ", each a set of histograms in latency.hlog; accepted at most "
+              + MAX_INTERVALS
+              + " with --out (a status-interval of "
+              + VirtualDuration.text((runtime + MAX_INTERVALS - 1) / MAX_INTERVALS)
+              + " or more)");
     }
     try {
       Files.createDirectories(dir);
