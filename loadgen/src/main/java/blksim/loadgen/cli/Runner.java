@@ -154,7 +154,11 @@ final class Runner {
    * @throws Failed if the run ended early on a failure
    */
   static RunReport run(
-      BlksimSettings settings, PrintStream out, boolean signals, RunDirectory dir) {
+      BlksimSettings settings, PrintStream stdout, boolean signals, RunDirectory dir) {
+    // what the run prints clears the progress bar's line on stderr first
+    Progress.Guarded guarded = new Progress.Guarded(stdout);
+    PrintStream out =
+        signals ? new PrintStream(guarded, true, java.nio.charset.StandardCharsets.UTF_8) : stdout;
     StatusPrinter printer =
         new StatusPrinter(out, settings.ioUring().blockSize(), settings.ioUring().nop());
     if (dir != null) {
@@ -178,6 +182,9 @@ final class Runner {
                 VirtualTime.ps(settings.run().runtimeNs()),
                 printer::doneSoFar)
             : null;
+    if (progress != null) {
+      guarded.watch(progress);
+    }
     try {
       result = topology.run(engine);
     } catch (RunFailed e) {
@@ -192,6 +199,7 @@ final class Runner {
               new RunReport.Ending("failed: " + e.getMessage())));
     } finally {
       if (progress != null) {
+        out.flush();
         progress.close();
       }
       if (routed != null) {
