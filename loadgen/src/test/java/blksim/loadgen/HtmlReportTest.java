@@ -38,7 +38,7 @@ class HtmlReportTest {
     assertTrue(first.contains("uPlot"), "uPlot is inlined");
     assertFalse(first.contains("src=\"http"), "nothing fetched from a network");
     assertFalse(first.contains("<link"), "no stylesheet to fetch");
-    assertTrue(first.contains("percentiles: {x: [1.00000, 1.25893"), "1/(1-p) from 1 up");
+    assertTrue(first.contains("\"percentiles\": {\"x\": [1.00000, 1.25893"), "1/(1-p) from 1 up");
     assertTrue(first.contains("nullb0-hctx0"), "the hardware queue's tags");
     Files.delete(html);
     Blksim again = Blksim.run("report", dir.toString());

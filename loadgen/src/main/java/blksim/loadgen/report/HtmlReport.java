@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
@@ -41,6 +43,10 @@ public final class HtmlReport {
         resource("blksim/report/report.html")
             .replace("/*UPLOT_CSS*/", resource(UPLOT + "uPlot.min.css"))
             .replace("/*UPLOT_JS*/", resource(UPLOT + "uPlot.iife.min.js"))
+            .replace("<!--SUMMARY-->", RunTables.summary(s))
+            .replace("<!--PERCENTILES-->", RunTables.percentileTable(s))
+            .replace("<!--CPUS-->", RunTables.cpus(CpuTimes.of(s)))
+            .replace("<!--HCTX-->", RunTables.hctx(s))
             .replace("/*DATA*/", data(s, hlog));
     Path out = dir.resolve("report.html");
     Files.writeString(out, html, StandardCharsets.UTF_8);
@@ -100,7 +106,7 @@ public final class HtmlReport {
     return x;
   }
 
-  /** The latency at each x of {@link #curveX()}, in us. */
+  /** The latency at each x of {@link #curveX()}, in µs. */
   static List<Double> curveUs(Histogram h) {
     List<Double> us = new ArrayList<>();
     for (double inv : curveX()) {
@@ -109,18 +115,23 @@ public final class HtmlReport {
     return us;
   }
 
-  /** The figures the page draws, as a JavaScript object literal. */
-  private static String data(Config s, Path hlog) throws IOException {
+  /** The figures the page draws, as a JSON object (a JavaScript object literal too). */
+  static String data(Config s, Path hlog) throws IOException {
     Histogram all = new Histogram(3);
     List<Double> p99t = new ArrayList<>();
     List<Double> p99 = new ArrayList<>();
+    double runtimeMs = s.getLong("virtual_ns") / 1e6;
     for (Histogram h : intervals(hlog)) {
       all.add(h);
-      p99t.add(h.getEndTimeStamp() / 1000.0);
-      p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
+      // The drain after the runtime is no interval of the run: its few I/Os are in the totals.
+      if (h.getStartTimeStamp() < runtimeMs) {
+        p99t.add(h.getEndTimeStamp() / 1000.0);
+        p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
+      }
     }
     List<Double> x = all.getTotalCount() == 0 ? List.of() : curveX();
     List<Double> us = all.getTotalCount() == 0 ? List.of() : curveUs(all);
+    LatencyBins.Bins bins = LatencyBins.of(all);
     // IOPS of each status line, exact, from the summary (the log's stamps are to the ms).
     List<Double> t = new ArrayList<>();
     List<Double> iops = new ArrayList<>();
@@ -128,63 +139,76 @@ public final class HtmlReport {
       t.add(iv.getLong("end_ns") / 1e9);
       iops.add((double) iv.getLong("iops"));
     }
-    List<String> fn = new ArrayList<>();
-    List<Double> ns = new ArrayList<>();
+    Map<String, Double> profile = new LinkedHashMap<>();
     for (Config p : s.getConfigList("profile")) {
-      fn.add(p.getString("function"));
-      ns.add(p.getDouble("ns_per_io"));
+      profile.put(p.getString("function"), p.getDouble("ns_per_io"));
     }
-    List<String> cpuLabels = new ArrayList<>();
-    List<Double> share = new ArrayList<>();
-    for (Config c : s.getConfigList("cpus")) {
-      double total = 0;
-      for (String k : c.root().keySet()) {
-        if (k.endsWith("_ns")) {
-          total += c.getDouble(k);
-        }
-      }
-      for (String k : new java.util.TreeSet<>(c.root().keySet())) {
-        if (k.endsWith("_ns") && total > 0) {
-          cpuLabels.add("cpu" + c.getInt("cpu") + " " + k.substring(0, k.length() - 3));
-          share.add(100.0 * c.getDouble(k) / total);
-        }
-      }
-    }
+    CpuTimes.Shares cpu = CpuTimes.of(s);
     List<String> hctx = new ArrayList<>();
     List<Double> mean = new ArrayList<>();
+    List<Double> max = new ArrayList<>();
+    List<Double> depth = new ArrayList<>();
     for (Config h : s.getConfigList("hctx")) {
       hctx.add(h.getString("name"));
       mean.add(h.getDouble("mean_in_use"));
+      max.add((double) h.getLong("max_in_use"));
+      depth.add((double) h.getLong("tags"));
     }
-    return "{\n  title: "
-        + str(s.getString("model"))
-        + ",\n  command: "
-        + str(s.getString("blksim_command"))
-        + ",\n  percentiles: {x: "
-        + nums(x)
-        + ", us: "
-        + nums(us)
-        + "},\n  intervals: {t: "
-        + nums(t)
-        + ", iops: "
-        + nums(iops)
-        + ", p99t: "
-        + nums(p99t)
-        + ", p99: "
-        + nums(p99)
-        + "},\n  profile: {names: "
-        + strs(fn)
-        + ", ns: "
-        + nums(ns)
-        + "},\n  cpus: {labels: "
-        + strs(cpuLabels)
-        + ", share: "
-        + nums(share)
-        + "},\n  hctx: {names: "
-        + strs(hctx)
-        + ", mean: "
-        + nums(mean)
-        + "}\n}";
+    List<String> stacked = new ArrayList<>();
+    for (int c = 0; c < cpu.categories().size(); c++) {
+      stacked.add(nums(cpu.stacked(c)));
+    }
+    return obj(
+        "title", str(s.getString("model")),
+        "command", str(s.getString("blksim_command")),
+        "ticks", ticks(),
+        "percentiles", obj("x", nums(x), "us", nums(us)),
+        "histogram",
+            obj(
+                "width_ns", Long.toString(bins.widthNs()),
+                "us", nums(bins.centerUs()),
+                "ios", nums(bins.ios())),
+        "intervals", obj("t", nums(t), "iops", nums(iops), "p99t", nums(p99t), "p99", nums(p99)),
+        "profile", bars(ProfileBars.of(profile)),
+        "cpus",
+            obj(
+                "names", strs(cpu.cpus()),
+                "categories", strs(cpu.categories()),
+                "stacked", "[" + String.join(", ", stacked) + "]"),
+        "hctx",
+            obj("names", strs(hctx), "mean", nums(mean), "max", nums(max), "depth", nums(depth)));
+  }
+
+  /** The percentile axis's ticks: x = 1/(1-p) at each power of ten, labelled p ("99.9 %"). */
+  static String ticks() {
+    List<Double> x = new ArrayList<>();
+    List<String> label = new ArrayList<>();
+    for (int k = 0; k <= 6; k++) {
+      x.add(Math.pow(10, k));
+      label.add(
+          k == 0 ? "0 %" : k == 1 ? "90 %" : k == 2 ? "99 %" : "99." + "9".repeat(k - 2) + " %");
+    }
+    return obj("x", nums(x), "labels", strs(label));
+  }
+
+  /** The bars of a profile chart: their names and ns/IO. */
+  static String bars(List<ProfileBars.Bar> bars) {
+    List<String> names = new ArrayList<>();
+    List<Double> ns = new ArrayList<>();
+    for (ProfileBars.Bar b : bars) {
+      names.add(b.name());
+      ns.add(b.ns());
+    }
+    return obj("names", strs(names), "ns", nums(ns));
+  }
+
+  /** A JSON object of keys and values, given in turn, each value already JSON. */
+  static String obj(String... keyValue) {
+    StringBuilder b = new StringBuilder("{");
+    for (int i = 0; i < keyValue.length; i += 2) {
+      b.append(i == 0 ? "" : ", ").append(str(keyValue[i])).append(": ").append(keyValue[i + 1]);
+    }
+    return b.append("}").toString();
   }
 
   static String nums(List<Double> v) {

@@ -15,6 +15,10 @@ import java.util.Locale;
 public final class Summary {
   private Summary() {}
 
+  /** The books line of a run whose books balance. */
+  static final String BALANCED =
+      "balanced: every I/O submitted completed once; no bio, request or tag left over";
+
   /** Prints the summary, without the last (wall-time) line. */
   public static void print(RunReport r, PrintStream out) {
     BlksimSettings s = r.settings();
@@ -199,9 +203,7 @@ public final class Summary {
     out.printf(
         Locale.ROOT,
         "  books       %s%n",
-        res.books().balanced()
-            ? "balanced: every I/O submitted completed once; no bio, request or tag left over"
-            : "NOT balanced: " + res.books().violations().get(0));
+        res.books().balanced() ? BALANCED : "NOT balanced: " + res.books().violations().get(0));
   }
 
   /** The time of each CPU that runs a submitter: what it was spent on, and its I/Os. */
