@@ -283,10 +283,15 @@ public final class CompareReport {
           .append(
               String.format(
                   Locale.ROOT,
-                  "    {\"variant\": %s, \"iops\": %d, \"delta_pct\": {\"iops\": %s}}",
+                  "    {\"variant\": %s, \"iops\": %d, \"cpu_ns_per_io\": %.3f,"
+                      + " \"delta_pct\": {\"iops\": %s, \"cpu_ns_per_io\": %s}}",
                   JsonReport.quote(v.label()),
                   v.report().iops(),
-                  jsonPct(a.report().iops(), v.report().iops())));
+                  ProfileReport.nsPerIo(ProfileReport.lines(v.report())),
+                  jsonPct(a.report().iops(), v.report().iops()),
+                  jsonPct(
+                      ProfileReport.nsPerIo(ProfileReport.lines(a.report())),
+                      ProfileReport.nsPerIo(ProfileReport.lines(v.report())))));
     }
     return s.append(alone.isEmpty() ? "]\n}\n" : "\n  ]\n}\n").toString();
   }

@@ -46,6 +46,11 @@ public final class JsonReport {
     }
     // its loop's syscalls: io_uring_enter, preadv2, or io_submit and io_getevents
     field(b, "calls", Long.toString(res.calls()));
+    // the profile's lines together, as the summary's CPUs and profile lines print it
+    field(
+        b,
+        "cpu_ns_per_io",
+        String.format(Locale.ROOT, "%.3f", ProfileReport.nsPerIo(ProfileReport.lines(r))));
     b.append("  \"latency_ns\": {");
     b.append("\"p50\": ").append(r.latencyNs(50)).append(", ");
     b.append("\"p90\": ").append(r.latencyNs(90)).append(", ");
