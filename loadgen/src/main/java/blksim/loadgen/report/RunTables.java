@@ -85,8 +85,14 @@ final class RunTables {
     return t.toString();
   }
 
-  /** The CPU time per I/O of all functions of the profile together, in ns. */
+  /**
+   * The CPU time per I/O of all functions of the profile together, in ns: {@code cpu_ns_per_io}, or
+   * the profile's lines added up in a summary.json written before it had that key.
+   */
   static double nsPerIo(Config s) {
+    if (s.hasPath("cpu_ns_per_io")) {
+      return s.getDouble("cpu_ns_per_io");
+    }
     double ns = 0;
     for (Config p : s.getConfigList("profile")) {
       ns += p.getDouble("ns_per_io");
@@ -124,7 +130,12 @@ final class RunTables {
     return num(ns / 1000.0) + " µs";
   }
 
-  private static String num(double us) {
+  /** {@code latency_ns.KEY} of a summary.json ("p99.9" is one key, dot and all). */
+  static double latencyNs(Config s, String key) {
+    return ((Number) s.getConfig("latency_ns").root().get(key).unwrapped()).doubleValue();
+  }
+
+  static String num(double us) {
     return String.format(Locale.ROOT, "%.3f", us);
   }
 }
