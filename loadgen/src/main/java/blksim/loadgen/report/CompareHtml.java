@@ -104,7 +104,8 @@ public final class CompareHtml {
 
   /** A, each patch alone and B: IOPS and CPU time per I/O, each with its change from A. */
   static String headline(Config sa, List<? extends Config> alone, Config sb) {
-    HtmlTable t = new HtmlTable("headline", "variant", "IOPS", "delta", "ns/IO", "delta");
+    HtmlTable t =
+        new HtmlTable("headline", "variant", "IOPS", "delta IOPS", "ns/IO", "delta ns/IO");
     double iopsA = sa.getLong("iops");
     double nsA = RunTables.nsPerIo(sa);
     t.row("A", Long.toString(sa.getLong("iops")), "", ns(nsA), "");
