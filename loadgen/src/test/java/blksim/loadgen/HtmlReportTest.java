@@ -237,6 +237,11 @@ class HtmlReportTest {
     Files.delete(dir.resolve("report.html"));
     assertEquals(0, Blksim.run("report", dir.toString()).status());
     assertEquals(first, Files.readString(dir.resolve("report.html")));
+    Files.writeString(dir.resolve("compare.json"), "{\"alone\": [");
+    Blksim bad = Blksim.run("report", dir.toString());
+    assertEquals(2, bad.status(), bad.err());
+    assertEquals(1, bad.errLines().size(), bad.err());
+    assertTrue(bad.err().contains("compare.json: not blksim's compare.json"), bad.err());
   }
 
   @Test

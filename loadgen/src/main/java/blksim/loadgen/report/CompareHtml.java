@@ -1,6 +1,8 @@
 package blksim.loadgen.report;
 
+import blksim.config.ConfigError;
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
@@ -90,16 +92,22 @@ public final class CompareHtml {
   /**
    * The rows of each patch alone of {@code dir/compare.json}, as compare ran them; none if it ran
    * none (a compare on several profiles, or one patch) or the file is not there.
+   *
+   * @throws ConfigError if the file is there but is not a compare's JSON
    */
   static List<? extends Config> alone(Path dir) {
     Path json = dir.resolve("compare.json");
     if (!Files.isRegularFile(json)) {
       return List.of();
     }
-    Config c =
-        ConfigFactory.parseFile(
-            json.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
-    return c.hasPath("alone") ? c.getConfigList("alone") : List.of();
+    try {
+      Config c =
+          ConfigFactory.parseFile(
+              json.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
+      return c.hasPath("alone") ? c.getConfigList("alone") : List.of();
+    } catch (ConfigException e) {
+      throw new ConfigError(json + ": not blksim's compare.json: " + e.getMessage());
+    }
   }
 
   /** A, each patch alone and B: IOPS and CPU time per I/O, each with its change from A. */
