@@ -72,29 +72,53 @@ public final class HtmlReport {
     }
   }
 
-  /** The untagged intervals of an interval log (all submitters), in order. */
-  static List<Histogram> intervals(Path hlog) throws IOException {
-    List<Histogram> all = new ArrayList<>();
+  /**
+   * Hands each untagged interval of an interval log (all submitters) to {@code each}, in order, one
+   * at a time: a log of 10,000 intervals is never in memory whole.
+   */
+  static void forEachInterval(Path hlog, java.util.function.Consumer<Histogram> each)
+      throws IOException {
     HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
     try {
       for (EncodableHistogram e = reader.nextIntervalHistogram();
           e != null;
           e = reader.nextIntervalHistogram()) {
         if (e.getTag() == null) {
-          all.add((Histogram) e);
+          each.accept((Histogram) e);
         }
       }
     } finally {
       reader.close();
     }
-    return all;
   }
 
   /** The untagged intervals of an interval log, added up. */
   static Histogram total(Path hlog) throws IOException {
     Histogram all = new Histogram(3);
-    intervals(hlog).forEach(all::add);
+    forEachInterval(hlog, all::add);
     return all;
+  }
+
+  /** The intervals' sum and their p99 over virtual time, the drain after the runtime left out. */
+  private static final class Series implements java.util.function.Consumer<Histogram> {
+    final Histogram all = new Histogram(3);
+    final List<Double> p99t = new ArrayList<>();
+    final List<Double> p99 = new ArrayList<>();
+    private final double runtimeMs;
+
+    Series(double runtimeMs) {
+      this.runtimeMs = runtimeMs;
+    }
+
+    @Override
+    public void accept(Histogram h) {
+      all.add(h);
+      // The drain after the runtime is no interval of the run: its few I/Os are in the totals.
+      if (h.getStartTimeStamp() < runtimeMs) {
+        p99t.add(h.getEndTimeStamp() / 1000.0);
+        p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
+      }
+    }
   }
 
   /** The x of the percentile curve: 1/(1-p) = 10^(k/10), p0 to p99.9999, as HdrHistogram plots. */
@@ -117,18 +141,11 @@ public final class HtmlReport {
 
   /** The figures the page draws, as a JSON object (a JavaScript object literal too). */
   static String data(Config s, Path hlog) throws IOException {
-    Histogram all = new Histogram(3);
-    List<Double> p99t = new ArrayList<>();
-    List<Double> p99 = new ArrayList<>();
-    double runtimeMs = s.getLong("virtual_ns") / 1e6;
-    for (Histogram h : intervals(hlog)) {
-      all.add(h);
-      // The drain after the runtime is no interval of the run: its few I/Os are in the totals.
-      if (h.getStartTimeStamp() < runtimeMs) {
-        p99t.add(h.getEndTimeStamp() / 1000.0);
-        p99.add(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0);
-      }
-    }
+    Series series = new Series(s.getLong("virtual_ns") / 1e6);
+    forEachInterval(hlog, series);
+    Histogram all = series.all;
+    List<Double> p99t = series.p99t;
+    List<Double> p99 = series.p99;
     List<Double> x = all.getTotalCount() == 0 ? List.of() : curveX();
     List<Double> us = all.getTotalCount() == 0 ? List.of() : curveUs(all);
     LatencyBins.Bins bins = LatencyBins.of(all);
