@@ -37,6 +37,9 @@ public record KernelSettings(
   /** The I/O schedulers a queue may be given ({@code elv_list} of a 5.16-6.1 kernel). */
   public static final Set<String> SCHEDULERS = Set.of("none", "mq-deadline", "kyber", "bfq");
 
+  /** The I/O schedulers of {@link #SCHEDULERS} that the model runs; the others are refused. */
+  public static final Set<String> MODELLED_SCHEDULERS = Set.of("none", "mq-deadline");
+
   /** What 5.16 changed on the path, as modelled: seed 000's two applied patches and the rest. */
   private static final Set<Patch> V5_16 =
       EnumSet.of(

@@ -409,6 +409,42 @@ class CommandTest {
   }
 
   @Test
+  void ioUringShouldTakeLongHelpAsItTakesH() {
+    Blksim h = Blksim.run("io_uring", "-h");
+    Blksim help = Blksim.run("io_uring", "--help");
+    assertEquals(0, help.status(), help.err());
+    assertEquals(h.out(), help.out());
+    for (String option :
+        new String[] {"--out", "--json", "--patch-file", "--profile-file", "--help"}) {
+      assertTrue(h.out().contains(" " + option + " "), option + " in io_uring -h: " + h.out());
+    }
+  }
+
+  @Test
+  void helpShouldListEveryPatchKernelAndProfileThereIs() {
+    String patches = blksim.config.Patch.names();
+    String kernels =
+        String.join(", ", new java.util.TreeSet<>(blksim.config.KernelSettings.PRESETS.keySet()));
+    String profiles =
+        String.join(
+            ", ",
+            new java.util.TreeSet<>(
+                com.typesafe.config.ConfigFactory.defaultReference()
+                    .getObject("blksim.profiles")
+                    .keySet()));
+    String ioUring = Blksim.run("io_uring", "-h").out().replaceAll("\\s+", " ");
+    for (String list : List.of(patches, kernels, profiles)) {
+      assertTrue(ioUring.contains(list), list + " in io_uring -h: " + ioUring);
+    }
+    for (String command : new String[] {"run", "compare"}) {
+      String help = Blksim.run(command, "--help").out().replaceAll("\\s+", " ");
+      for (String list : List.of(patches, kernels, profiles)) {
+        assertTrue(help.contains(list), list + " in " + command + " --help: " + help);
+      }
+    }
+  }
+
+  @Test
   void benchShouldScaleOverCpuCountsAndGiveEachRatio() {
     Blksim r = Blksim.run("bench", "--runs", "1", "--scale", "1,2", "--set", "run.runtime=1ms");
     assertEquals(0, r.status(), r.err());

@@ -37,6 +37,10 @@ import picocli.CommandLine.Parameters;
         "Run A and B (B is A with --patch, or A and B differ by --a-set/--b-set)"
             + " and print them side by side.")
 public final class CompareCommand implements Callable<Integer> {
+  static {
+    HelpLists.install();
+  }
+
   @Mixin HelpOption help = new HelpOption();
 
   private final PrintStream out;
@@ -46,7 +50,8 @@ public final class CompareCommand implements Callable<Integer> {
       names = "--patch",
       paramLabel = "a,b",
       split = ",",
-      description = "Patches that B adds to A.")
+      description =
+          "Patches that B adds to A: ${sys:blksim.help.patches}, or your own (--patch-file).")
   List<String> patches = new ArrayList<>();
 
   @Option(
@@ -61,7 +66,7 @@ public final class CompareCommand implements Callable<Integer> {
       names = "--profile",
       paramLabel = "NAME[,NAME...]",
       description =
-          "The CPU cost profile of both runs. Several (a,b,c): A and B on each profile, one"
+          "The CPU cost profile of both runs (${sys:blksim.help.profiles}). Several (a,b,c): A and B on each profile, one"
               + " after another, and one table of them, a row a profile (A against B, with all"
               + " of --patch; no row of each patch alone).")
   String profile;
@@ -75,7 +80,7 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(
       names = "--kernel",
       paramLabel = "NAME",
-      description = "The named kernel of both runs (5.15, 5.16).")
+      description = "The named kernel of both runs: ${sys:blksim.help.kernels}.")
   String kernel;
 
   @Option(names = "--set", paramLabel = "path=value", description = "A setting of A and B.")

@@ -95,7 +95,7 @@ public final class IoUringCommand implements Callable<Integer> {
   @Option(names = "-D", paramLabel = "<bool>", hidden = true)
   String dmaMap;
 
-  @Option(names = {"-h", "-?"})
+  @Option(names = {"-h", "-?", "--help"})
   boolean help;
 
   @Parameters(paramLabel = "<file>")

@@ -9,6 +9,10 @@ import picocli.CommandLine.Option;
 
 /** Options every run takes, whatever describes its load. */
 public final class RunOptions {
+  static {
+    HelpLists.install();
+  }
+
   @Option(
       names = "--set",
       paramLabel = "path=value",
@@ -53,9 +57,8 @@ public final class RunOptions {
       paramLabel = "a,b",
       split = ",",
       description =
-          "Turn on patches: the seeds' (bdev-cache-in-file, bdev-inode-inline,"
-              + " end-request-fast-path, bio-init-compound, dm-clone-percpu-cache, ...), the"
-              + " kernel versions' changes, or your own (--patch-file; docs/your-patch.md).")
+          "Turn on patches: the built-in ones (${sys:blksim.help.patches}), or your own"
+              + " (--patch-file; docs/your-patch.md); no-NAME takes one of --kernel's away.")
   List<String> patches = new ArrayList<>();
 
   @Option(
@@ -69,15 +72,15 @@ public final class RunOptions {
   @Option(
       names = "--kernel",
       paramLabel = "NAME",
-      description =
-          "A named kernel: 5.15, 5.16 (seed 000's 1/3 and 3/3), 5.18 (and DM bio polling),"
-              + " 5.19 (and seed 002's three DM patches).")
+      description = "A named kernel: ${sys:blksim.help.kernels} (docs/kernel.md section 8).")
   String kernel;
 
   @Option(
       names = "--profile",
       paramLabel = "NAME",
-      description = "The CPU cost profile (blksim.profiles.NAME).")
+      description =
+          "The CPU cost profile (blksim.profiles.NAME): ${sys:blksim.help.profiles}, or one of"
+              + " --profile-file.")
   String profile;
 
   @Option(

@@ -36,9 +36,13 @@ final class TIoUringUsage {
     out.println("blksim options:");
     out.println(" --cpus <N>                    : CPUs of the machine, default 2");
     out.println(" --taskset <list>              : CPUs the threads run on, as taskset -c: 0-3,8");
-    out.println(" --profile <name>              : the CPU cost profile, default begunkov-2021");
-    out.println(" --kernel <name>               : a named kernel: 5.15 to 5.19, 6.1");
-    out.println(" --patch <a,b>                 : seed patches to turn on (see --help of run)");
+    out.println(
+        " --profile <name>              : the CPU cost profile, default "
+            + HelpLists.defaultProfile());
+    out.println("                                 (" + HelpLists.profiles() + ")");
+    out.println(" --profile-file <FILE>         : profiles of your own (repeatable)");
+    out.println(" --kernel <name>               : a named kernel: " + HelpLists.kernels());
+    wrapped(out, " --patch <a,b>                 : patches to turn on: " + HelpLists.patches());
     out.println(" --patch-file <FILE>           : patches of your own, as data (repeatable)");
     out.println(" --null-blk '<name=value ...>' : null_blk module parameters, modprobe syntax");
     out.println(" --dm-table '<table>'          : a dm-linear table for the next /dev/dm-N,");
@@ -46,8 +50,25 @@ final class TIoUringUsage {
     out.println(" --set <path=value>            : override any HOCON key (repeatable)");
     out.println(" --seed <N>                    : root seed of every random stream, default 1");
     out.println(" --json <FILE>                 : also write the figures as JSON");
+    out.println(" --out <DIR>                   : also write the run's directory (blksim report)");
     out.println(
         " --engine <akka|sequential>    : how the model is driven (same output), default akka");
+    out.println(" -h, --help                    : print this help and exit");
+  }
+
+  /** {@code line}, wrapped at a comma before column 100, its other lines under the colons' text. */
+  private static void wrapped(PrintStream out, String line) {
+    String indent = " ".repeat(33);
+    String rest = line;
+    while (rest.length() > 100) {
+      int cut = rest.lastIndexOf(", ", 99);
+      if (cut <= indent.length()) {
+        break;
+      }
+      out.println(rest.substring(0, cut + 1));
+      rest = indent + rest.substring(cut + 2);
+    }
+    out.println(rest);
   }
 
   private static int bit(boolean b) {
