@@ -17,6 +17,12 @@ class BadInputTest {
       value = {
         "io_uring -Q1 /dev/nullb0                               | Unknown option: '-Q1'",
         "io_uring -d abc /dev/nullb0                            | '-d'",
+        "io_uring -b 4k /dev/nullb0                             | -b 4k: not a number; did you mean -b4096?",
+        "io_uring -b 64K /dev/nullb0                            | -b 64K: not a number; did you mean -b65536?",
+        "io_uring -d 1k /dev/nullb0                             | -d 1k: not a number; did you mean -d1024?",
+        "io_uring -d ３２ /dev/nullb0                            | -d ３２: not a number: t/io_uring reads ASCII digits 0-9 only",
+        "io_uring -p １ /dev/nullb0                              | -p １: not a number",
+        "io_uring -T 99999999999999999999 /dev/nullb0           | -T 99999999999999999999: out of range",
         "io_uring -d 0 /dev/nullb0                              | -d 0: IO depth must be 1 to 32768",
         "io_uring -n 0 /dev/nullb0                              | Threads must be non-zero",
         "io_uring -r 0 /dev/nullb0                              | -r 0",

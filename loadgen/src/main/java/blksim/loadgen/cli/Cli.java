@@ -143,6 +143,20 @@ public final class Cli {
   }
 
   private static int badParameter(CommandLine.ParameterException ex, PrintStream err) {
+    if (ex.getCause() instanceof Atoi.NotANumber n
+        && ex.getArgSpec() instanceof CommandLine.Model.OptionSpec o) {
+      String flag = o.longestName();
+      err.println(
+          ex.getCommandLine().getCommandSpec().qualifiedName()
+              + ": "
+              + flag
+              + " "
+              + OneLine.of(ex.getValue())
+              + ": "
+              + n.getMessage()
+              + (n.hint == null ? "" : "; did you mean " + flag + n.hint + "?"));
+      return ExitStatus.USAGE.code();
+    }
     err.println(
         ex.getCommandLine().getCommandSpec().qualifiedName()
             + ": "

@@ -26,67 +26,67 @@ public final class IoUringCommand implements Callable<Integer> {
   private final PrintStream err;
   private final Consumer<RunReport> reports;
 
-  @Option(names = "-d", paramLabel = "<int>")
+  @Option(names = "-d", paramLabel = "<int>", converter = Atoi.Int.class)
   Integer depth;
 
-  @Option(names = "-s", paramLabel = "<int>")
+  @Option(names = "-s", paramLabel = "<int>", converter = Atoi.Int.class)
   Integer batchSubmit;
 
-  @Option(names = "-c", paramLabel = "<int>")
+  @Option(names = "-c", paramLabel = "<int>", converter = Atoi.Int.class)
   Integer batchComplete;
 
-  @Option(names = "-b", paramLabel = "<int>")
+  @Option(names = "-b", paramLabel = "<int>", converter = Atoi.Int.class)
   Integer blockSize;
 
-  @Option(names = "-p", paramLabel = "<bool>")
+  @Option(names = "-p", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer polled;
 
-  @Option(names = "-B", paramLabel = "<bool>")
+  @Option(names = "-B", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer fixedBufs;
 
-  @Option(names = "-F", paramLabel = "<bool>")
+  @Option(names = "-F", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer registerFiles;
 
-  @Option(names = "-n", paramLabel = "<int>")
+  @Option(names = "-n", paramLabel = "<int>", converter = Atoi.Int.class)
   Integer threads;
 
-  @Option(names = "-O", paramLabel = "<bool>")
+  @Option(names = "-O", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer oDirect;
 
-  @Option(names = "-N", paramLabel = "<bool>")
+  @Option(names = "-N", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer nop;
 
-  @Option(names = "-t", paramLabel = "<bool>")
+  @Option(names = "-t", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer stats;
 
-  @Option(names = "-T", paramLabel = "<int>")
+  @Option(names = "-T", paramLabel = "<int>", converter = Atoi.Long.class)
   Long tscRate;
 
-  @Option(names = "-r", paramLabel = "<int>")
+  @Option(names = "-r", paramLabel = "<int>", converter = Atoi.Int.class)
   Integer runtime;
 
-  @Option(names = "-R", paramLabel = "<bool>")
+  @Option(names = "-R", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer randomIo;
 
-  @Option(names = "-a", paramLabel = "<bool>")
+  @Option(names = "-a", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer aio;
 
-  @Option(names = "-S", paramLabel = "<bool>")
+  @Option(names = "-S", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer syncIo;
 
-  @Option(names = "-X", paramLabel = "<bool>")
+  @Option(names = "-X", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer registerRing;
 
-  @Option(names = "-P", paramLabel = "<bool>")
+  @Option(names = "-P", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer numa;
 
-  @Option(names = "-V", paramLabel = "<bool>")
+  @Option(names = "-V", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer vectored;
 
-  @Option(names = "-e", paramLabel = "<bool>")
+  @Option(names = "-e", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer restriction;
 
-  @Option(names = "-u", paramLabel = "<bool>")
+  @Option(names = "-u", paramLabel = "<bool>", converter = Atoi.Int.class)
   Integer passthrough;
 
   @Option(names = "-H", paramLabel = "<path>")
