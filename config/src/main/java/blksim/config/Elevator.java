@@ -100,6 +100,18 @@ public record Elevator(boolean mqDeadline, String note) {
     }
     int nr = Math.max(BLKDEV_MIN_RQ, asked);
     int most = mqDeadline ? MAX_SCHED_RQ : depth;
+    if (most < BLKDEV_MIN_RQ) {
+      // queue_requests_store raises any value to BLKDEV_MIN_RQ, which is above every tag there is
+      throw new ConfigError(
+          "queue.nr-requests = "
+              + asked
+              + ": null_blk's hw_queue_depth="
+              + depth
+              + " with no scheduler is below "
+              + BLKDEV_MIN_RQ
+              + " (BLKDEV_MIN_RQ), to which the kernel raises any value and then answers EINVAL;"
+              + " accepted only 0, the kernel's");
+    }
     if (nr > most) {
       throw new ConfigError(
           "queue.nr-requests = "

@@ -82,6 +82,13 @@ public record KernelSettings(
           "5.19", V5_19,
           "6.1", V5_19);
 
+  /** The kernel's schedulers that blksim does not model, by name. */
+  private static Set<String> notModelled() {
+    Set<String> out = new TreeSet<>(SCHEDULERS);
+    out.removeAll(MODELLED_SCHEDULERS);
+    return out;
+  }
+
   private static Set<Patch> with(Set<Patch> base, Patch... more) {
     EnumSet<Patch> s = EnumSet.copyOf(base);
     s.addAll(java.util.Arrays.asList(more));
@@ -295,7 +302,10 @@ public record KernelSettings(
           "blksim.queue.scheduler = "
               + scheduler
               + " is not an I/O scheduler: accepted \"\" (the kernel's default), "
-              + String.join(", ", new java.util.TreeSet<>(SCHEDULERS)));
+              + String.join(", ", new java.util.TreeSet<>(MODELLED_SCHEDULERS))
+              + " ("
+              + String.join(" and ", notModelled())
+              + " are the kernel's too, not modelled yet)");
     }
     return new KernelSettings(
         preset,

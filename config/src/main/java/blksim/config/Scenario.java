@@ -26,9 +26,7 @@ public final class Scenario {
 
   /** Adds a HOCON scenario file. */
   public Scenario file(Path path) {
-    if (!Files.isRegularFile(path)) {
-      throw new ConfigError(path + ": no such scenario file");
-    }
+    readable(path, OneLine.of(path.toString()), "scenario file");
     return layer(parseFile(path));
   }
 
@@ -37,9 +35,7 @@ public final class Scenario {
    * at its top (or {@code blksim.patches.NAME}), nothing else (docs/your-patch.md).
    */
   public Scenario patchFile(Path path) {
-    if (!Files.isRegularFile(path)) {
-      throw new ConfigError(OneLine.of(path.toString()) + ": no such patch file");
-    }
+    readable(path, OneLine.of(path.toString()), "patch file");
     Config file = parseFile(path);
     Config patches = ConfigFactory.empty();
     for (String key : new java.util.TreeSet<>(file.root().keySet())) {
@@ -261,12 +257,61 @@ public final class Scenario {
 
   /** A HOCON file, parsed; its syntax errors as one line naming it. */
   private static Config parseFile(Path path) {
-    return guarded(
-        OneLine.of(path.toString()),
-        () ->
-            ConfigFactory.parseFile(
-                path.toFile(),
-                ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)));
+    String where = OneLine.of(path.toString());
+    try {
+      return guarded(where, () -> parseStrictly(path, where));
+    } catch (ConfigException.IO e) {
+      throw new ConfigError(where + ": cannot read it" + reason(e.getCause()));
+    }
+  }
+
+  private static Config parseStrictly(Path path, String where) {
+    // an absolute path, so that an include is found beside the file even when it was given as a
+    // bare name (a relative path has no parent to look in); the origin stays as the user wrote it
+    return ConfigFactory.parseFile(
+        path.toAbsolutePath().toFile(),
+        ConfigParseOptions.defaults()
+            .setOriginDescription(path.toString())
+            .setSyntax(ConfigSyntax.CONF)
+            .setAllowMissing(false)
+            .setIncluder(new StrictIncluder(where)));
+  }
+
+  /** Why a file could not be read, in words, without Java's class names; "" if unknown. */
+  static String reason(Throwable cause) {
+    if (cause instanceof java.nio.file.AccessDeniedException) {
+      return ": permission denied";
+    }
+    String m = cause == null ? null : cause.getMessage();
+    if (m == null) {
+      return "";
+    }
+    // FileNotFoundException's message is "PATH (Permission denied)": keep the reason only
+    int open = m.lastIndexOf(" (");
+    return ": "
+        + OneLine.of(open >= 0 && m.endsWith(")") ? m.substring(open + 2, m.length() - 1) : m)
+            .toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * Checks that {@code path} is a file that can be read, else one line that says what it is.
+   *
+   * @param what the kind of file, e.g. "scenario file"
+   */
+  private static void readable(Path path, String where, String what) {
+    if (Files.isDirectory(path)) {
+      throw new ConfigError(where + ": a directory, not a " + what);
+    }
+    if (Files.exists(path) && !Files.isRegularFile(path)) {
+      throw new ConfigError(
+          where + ": not a regular file (a device, pipe or socket); a " + what + " is a text file");
+    }
+    if (!Files.exists(path)) {
+      throw new ConfigError(where + ": no such " + what);
+    }
+    if (!Files.isReadable(path)) {
+      throw new ConfigError(where + ": cannot read it: permission denied");
+    }
   }
 
   private void checkKnownKeys(Config layer) {

@@ -115,6 +115,17 @@ class ScenarioTest {
   }
 
   @Test
+  void aDirectoryOrADeviceShouldBeNamedForWhatItIs(@org.junit.jupiter.api.io.TempDir Path dir) {
+    ConfigError d = assertThrows(ConfigError.class, () -> new Scenario().file(dir));
+    assertEquals(dir + ": a directory, not a scenario file", d.getMessage());
+    ConfigError n =
+        assertThrows(ConfigError.class, () -> new Scenario().file(Path.of("/dev/null")));
+    assertTrue(n.getMessage().startsWith("/dev/null: not a regular file"), n.getMessage());
+    ConfigError p = assertThrows(ConfigError.class, () -> new Scenario().patchFile(dir));
+    assertEquals(dir + ": a directory, not a patch file", p.getMessage());
+  }
+
+  @Test
   void theDefaultProfileShouldBeTheReferenceBoxWithItsSetup() {
     BlksimSettings s = BlksimSettings.defaults();
     CpuProfile p = s.profile();

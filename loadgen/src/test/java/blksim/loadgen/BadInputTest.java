@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -72,11 +76,17 @@ class BadInputTest {
         "io_uring -d32 --set run.runtime=10 /dev/nullb0          | '10' has no unit",
         "io_uring -d32 --set queue.nomerges=3 /dev/nullb0        | nomerges = '3' is out of range: accepted 0 to 2",
         "io_uring -d32 --set queue.scheduler=mq-deadline /dev/nullb0 | queue.scheduler = mq-deadline on 2 hardware queues: blksim models mq-deadline on one hardware queue only",
-        "io_uring -d32 --set queue.scheduler=kyber /dev/nullb0   | queue.scheduler = kyber: an I/O scheduler other than mq-deadline is not modelled yet",
+        "io_uring -d32 --set queue.scheduler=kyber /dev/nullb0   | queue.scheduler = kyber: an I/O scheduler other than mq-deadline or none is not modelled yet",
         "io_uring -a1 -n3 -d32 --cpus 3 --set queue.scheduler=mq-deadline --set null-blk.poll-queues=0 --set null-blk.irqmode=2 /dev/nullb0 | 96 requests can hold null_blk's 64 driver tags at once",
         "io_uring -d32 --set queue.nr-requests=65 /dev/nullb0    | queue.nr-requests = 65: above null_blk's hw_queue_depth=64 with no scheduler, the kernel answers EINVAL; accepted 4 to 64",
         "io_uring -d32 --set queue.nr-requests=-1 /dev/nullb0    | nr-requests",
-        "io_uring -d32 --set queue.scheduler=cfq /dev/nullb0     | cfq is not an I/O scheduler: accepted \"\" (the kernel's default), bfq, kyber, mq-deadline, none",
+        "io_uring -d32 --set queue.scheduler=cfq /dev/nullb0     | cfq is not an I/O scheduler: accepted \"\" (the kernel's default), mq-deadline, none (bfq and kyber are the kernel's too, not modelled yet)",
+        "io_uring -d32 --set queue.scheduler=bfq /dev/nullb0     | queue.scheduler = bfq: an I/O scheduler other than mq-deadline or none is not modelled yet",
+        "io_uring -d32 --null-blk hw_queue_depth=2 --set queue.nr-requests=2 /dev/nullb0 | queue.nr-requests = 2: null_blk's hw_queue_depth=2 with no scheduler is below 4 (BLKDEV_MIN_RQ), to which the kernel raises any value and then answers EINVAL; accepted only 0, the kernel's",
+        "io_uring -d32 --null-blk queue_mode=1 /dev/nullb0       | null_blk queue_mode=1: the legacy request path is gone",
+        "io_uring -d32 --null-blk queue_mode=0 /dev/nullb0       | null_blk queue_mode=0 (bio-based) is not modelled yet; only queue_mode=2 (blk-mq) is",
+        "run /dev/null                                          | /dev/null: not a regular file (a device, pipe or socket); a scenario file is a text file",
+        "run .                                                  | .: a directory, not a scenario file",
         "io_uring -d32 --patch no-turbo /dev/nullb0              | unknown patch turbo: accepted bdev-cache-in-file",
         "io_uring -d32 --set profiles.begunkov-2021.facts.clock-ghz=1e-300 /dev/nullb0 | accepted 0.1 to 20 GHz",
         "io_uring -d32 --set profiles.begunkov-2021.scale=1e300 /dev/nullb0 | accepted 0.001 to 100",
@@ -139,6 +149,39 @@ class BadInputTest {
     assertEquals(1, r.errLines().size(), "one line: " + r.err());
     assertTrue(r.err().contains(expected.trim()), r.err());
     assertEquals("", r.out(), "nothing on stdout");
+  }
+
+  @Test
+  void anIncludeOfAScenarioFileShouldBeFoundOrRefused(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("short.conf"), "blksim.run.runtime = 1ms\n");
+    Files.writeString(dir.resolve("good.conf"), "include \"short.conf\"\n");
+    Files.writeString(dir.resolve("plain.conf"), "include \"nosuch.conf\"\n");
+    Files.writeString(dir.resolve("required.conf"), "include required(\"nosuch.conf\")\n");
+    Blksim good = Blksim.run("run", "--engine", "sequential", dir.resolve("good.conf").toString());
+    assertEquals(0, good.status(), good.err());
+    assertTrue(good.out().contains(" for 0.001 s of virtual time"), good.out());
+    for (String file : new String[] {"plain.conf", "required.conf"}) {
+      Blksim r = Blksim.run("run", dir.resolve(file).toString());
+      assertEquals(2, r.status(), r.err());
+      assertEquals(
+          List.of(
+              dir.resolve(file)
+                  + ": include \"nosuch.conf\": not found (a path is relative to"
+                  + " the including file; blksim reads every include, found or refused)"),
+          r.errLines());
+      assertFalse(r.err().contains("java."), r.err());
+    }
+  }
+
+  @Test
+  void anUnreadableScenarioFileShouldBeOneLine(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("secret.conf"), "blksim.run.runtime = 1ms\n");
+    Files.setPosixFilePermissions(file, java.util.Set.of());
+    // root reads any file: nothing to check there
+    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(file), "running as root");
+    Blksim r = Blksim.run("run", file.toString());
+    assertEquals(2, r.status(), r.err());
+    assertEquals(List.of(file + ": cannot read it: permission denied"), r.errLines());
   }
 
   @Test

@@ -58,8 +58,11 @@ final class ModelSupport {
     AioSupport.check(s);
     String elevator = s.kernel().scheduler();
     unsupported(
-        elevator.equals("kyber") || elevator.equals("bfq"),
-        "queue.scheduler = " + elevator + ": an I/O scheduler other than mq-deadline");
+        !elevator.isEmpty() && !blksim.config.KernelSettings.MODELLED_SCHEDULERS.contains(elevator),
+        "queue.scheduler = "
+            + elevator
+            + ": an I/O scheduler other than "
+            + String.join(" or ", new TreeSet<>(blksim.config.KernelSettings.MODELLED_SCHEDULERS)));
     blksim.config.Elevator.of(s).tags(s);
     SyncSupport.check(s);
     unsupported(u.passthrough(), "-u1: NVMe passthrough");
@@ -75,9 +78,17 @@ final class ModelSupport {
               + " times");
     }
     unsupported(!u.hugetlbPath().isEmpty(), "-H " + u.hugetlbPath() + ": hugetlbfs buffers");
-    unsupported(
-        n.queueMode() != 2,
-        "null_blk queue_mode=" + n.queueMode() + ": only queue_mode=2 (blk-mq)");
+    if (n.queueMode() == 1) {
+      // null_init refuses NULL_Q_RQ since the legacy request path was removed (5.0)
+      throw new ConfigError(
+          "null_blk queue_mode=1: the legacy request path is gone (null_init: \"legacy IO path is"
+              + " no longer available\", -EINVAL); accepted 0 (bio-based) or 2 (blk-mq), of which"
+              + " blksim models 2");
+    }
+    if (n.queueMode() == 0) {
+      throw new ConfigError(
+          "null_blk queue_mode=0 (bio-based) is not modelled yet; only queue_mode=2 (blk-mq) is");
+    }
     // Without poll queues a polled bio is unmarked and ends by null_blk's interrupt. With irqmode 0
     // or 1 and no fault it ends in queue_rq, before io_do_iopoll looks for it, or in BLOCK_SOFTIRQ
     // (one hardware queue), whose ksoftirqd runs at io_iopoll_check's mutex_lock; with a timer
