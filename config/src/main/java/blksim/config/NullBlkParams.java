@@ -125,7 +125,23 @@ public final class NullBlkParams {
     return ConfigFactory.parseMap(values, "--null-blk");
   }
 
+  /**
+   * What kstrtoint with base 0 reads: a sign, then ASCII decimal, 0x hex or 0 octal digits (Java's
+   * decode would also take other scripts' digits, and a {@code #} for hex).
+   */
+  private static final java.util.regex.Pattern KSTRTOINT =
+      java.util.regex.Pattern.compile("[+-]?(0[xX][0-9a-fA-F]+|[0-9]+)");
+
   private static Long integer(String name, String value) {
+    if (!KSTRTOINT.matcher(value).matches()) {
+      throw new ConfigError(
+          "null_blk: "
+              + name
+              + "="
+              + OneLine.clipped(value)
+              + " is not an integer: accepted ASCII digits, decimal, 0x hex or 0 octal, as"
+              + " kstrtoint reads them");
+    }
     try {
       return Long.decode(value);
     } catch (NumberFormatException e) {

@@ -48,7 +48,15 @@ class NullBlkParamsTest {
     ConfigError unmodelled = assertThrows(ConfigError.class, () -> NullBlkParams.parse("zoned=1"));
     assertTrue(unmodelled.getMessage().contains("does not model yet"), unmodelled.getMessage());
     ConfigError value = assertThrows(ConfigError.class, () -> NullBlkParams.parse("irqmode=soft"));
-    assertEquals("null_blk: irqmode=soft is not an integer", value.getMessage());
+    assertEquals(
+        "null_blk: irqmode=soft is not an integer: accepted ASCII digits, decimal, 0x hex or 0"
+            + " octal, as kstrtoint reads them",
+        value.getMessage());
+    // kstrtoint reads no other script's digits, which Java's Long.decode would
+    ConfigError fullwidth =
+        assertThrows(ConfigError.class, () -> NullBlkParams.parse("irqmode=\uFF11"));
+    assertTrue(fullwidth.getMessage().contains("is not an integer"), fullwidth.getMessage());
+    assertEquals(16L, NullBlkParams.parse("bs=0x10").getLong("blksim.null-blk.bs"));
     ConfigError bool = assertThrows(ConfigError.class, () -> NullBlkParams.parse("no_sched=maybe"));
     assertFalse(bool.getMessage().contains("\n"));
     ConfigError range =

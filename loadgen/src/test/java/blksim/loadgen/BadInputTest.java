@@ -62,6 +62,8 @@ class BadInputTest {
         "io_uring -d32 --null-blk zoned=1 /dev/nullb0           | does not model yet",
         "io_uring -d32 --null-blk hw_queue_dept=1 /dev/nullb0   | unknown parameter hw_queue_dept",
         "io_uring -d32 --null-blk irqmode=7 /dev/nullb0         | accepted 0 to 2",
+        "io_uring -d32 --null-blk irqmode=１ /dev/nullb0         | null_blk: irqmode=１ is not an integer: accepted ASCII digits, decimal, 0x hex or 0 octal",
+        "io_uring -d32 --null-blk hw_queue_depth=#40 /dev/nullb0 | null_blk: hw_queue_depth=#40 is not an integer",
         "io_uring -d32 --set engine.dispatcher.type=Bogus /dev/nullb0 | type = 'Bogus' is not accepted: Dispatcher",
         "io_uring -d32 --set engine.dispatcher.executor=bogus /dev/nullb0 | accepted: thread-pool-executor",
         "io_uring -d32 --set engine.dispatcher.thread-pool-executor.fixed-pool-size=0 /dev/nullb0 | accepted 1 to 64",
