@@ -42,6 +42,8 @@ final class Runner {
       PrintStream err,
       Consumer<RunReport> reports) {
     Path json = options.json;
+    // the environment is input too: refused before anything runs or is printed
+    Progress.wanted(System.getenv("BLKSIM_PROGRESS"));
     JsonTarget.check(json);
     RunDirectory dir = options.outDir == null ? null : RunDirectory.open(options.outDir, settings);
     RunReport r;

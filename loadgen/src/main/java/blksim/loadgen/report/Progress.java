@@ -43,8 +43,8 @@ public final class Progress implements AutoCloseable {
    */
   public static Progress start(
       PrintStream err, Interruption run, long runtimePs, LongSupplier ios) {
-    String env = System.getenv("BLKSIM_PROGRESS");
-    boolean on = env == null ? stderrIsTerminal() : env.equals("1");
+    Boolean wanted = wanted(System.getenv("BLKSIM_PROGRESS"));
+    boolean on = wanted == null ? stderrIsTerminal() : wanted;
     Progress p = new Progress(err);
     if (!on) {
       return p;
@@ -54,6 +54,26 @@ public final class Progress implements AutoCloseable {
     p.thread.setDaemon(true);
     p.thread.start();
     return p;
+  }
+
+  /**
+   * What {@code BLKSIM_PROGRESS} asks for: true (1), false (0), or null, unset or empty, for "when
+   * stderr is a terminal".
+   *
+   * @throws blksim.config.ConfigError for any other value
+   */
+  public static Boolean wanted(String env) {
+    if (env == null || env.isEmpty()) {
+      return null;
+    }
+    if (env.equals("0") || env.equals("1")) {
+      return env.equals("1");
+    }
+    throw new blksim.config.ConfigError(
+        "BLKSIM_PROGRESS="
+            + blksim.config.OneLine.clipped(env)
+            + ": accepted 0 (no progress line), 1 (always one), or unset (when stderr is a"
+            + " terminal)");
   }
 
   /**

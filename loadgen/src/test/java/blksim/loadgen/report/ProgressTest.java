@@ -38,4 +38,23 @@ class ProgressTest {
     g.write('x');
     assertEquals("\rblksim [###] 10%\r" + " ".repeat(16) + "\r", err.toString(), "once");
   }
+
+  @Test
+  void blksimProgressShouldBeZeroOneOrUnset() {
+    assertEquals(Boolean.TRUE, Progress.wanted("1"));
+    assertEquals(Boolean.FALSE, Progress.wanted("0"));
+    assertEquals(null, Progress.wanted(null));
+    assertEquals(null, Progress.wanted(""));
+    for (String bad : new String[] {"banana", "yes", "１", "2"}) {
+      blksim.config.ConfigError e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              blksim.config.ConfigError.class, () -> Progress.wanted(bad));
+      assertEquals(
+          "BLKSIM_PROGRESS="
+              + bad
+              + ": accepted 0 (no progress line), 1 (always one), or unset (when stderr is a"
+              + " terminal)",
+          e.getMessage());
+    }
+  }
 }
