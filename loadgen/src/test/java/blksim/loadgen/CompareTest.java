@@ -14,6 +14,40 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareTest {
 
   @Test
+  void eachSideShouldShowItsOwnRuntimeWhenTheyDiffer() {
+    Blksim r =
+        Blksim.run(
+            "compare",
+            "--engine",
+            "sequential",
+            "--a-set",
+            "run.runtime=2ms",
+            "--",
+            "io_uring",
+            "--set",
+            "run.runtime=1ms",
+            "/dev/nullb0");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(
+        r.out().startsWith("blksim compare: virtual time A 0.002 s, B 0.001 s, seed 1\n"), r.out());
+    Blksim same =
+        Blksim.run(
+            "compare",
+            "--engine",
+            "sequential",
+            "--a-set",
+            "io-uring.depth=16",
+            "--",
+            "io_uring",
+            "--set",
+            "run.runtime=1ms",
+            "/dev/nullb0");
+    assertEquals(0, same.status(), same.err());
+    assertTrue(
+        same.out().startsWith("blksim compare: 0.001 s of virtual time, seed 1\n"), same.out());
+  }
+
+  @Test
   void shouldShowEachPatchAloneAndTheDeltaOfEveryFigure(@TempDir Path dir) throws IOException {
     Path json = dir.resolve("cmp.json");
     Blksim r =

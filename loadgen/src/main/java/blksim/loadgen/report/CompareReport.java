@@ -55,13 +55,12 @@ public final class CompareReport {
    * #MOVED_LINES} profile lines that moved most.
    */
   public static void printProfiles(List<ProfileRow> rows, PrintStream out) {
-    RunReport first = rows.get(0).a().report();
-    out.printf(
-        Locale.ROOT,
-        "blksim compare: %.3f s of virtual time, seed %d, on %d profiles%n",
-        first.settings().run().runtimeNs() / 1e9,
-        first.settings().run().seed(),
-        rows.size());
+    out.println(
+        "blksim compare: "
+            + runHead(rows.get(0).a(), rows.get(0).b())
+            + ", on "
+            + rows.size()
+            + " profiles");
     for (ProfileRow r : rows) {
       for (Variant v : List.of(r.a(), r.b())) {
         out.println(
@@ -155,13 +154,33 @@ public final class CompareReport {
     return s.append("\n  ]\n}\n").toString();
   }
 
+  /**
+   * The virtual time and seed of A and B: once when they agree, else each side's own (--a-set and
+   * --b-set may set run.runtime or run.seed).
+   */
+  static String runHead(Variant a, Variant b) {
+    blksim.config.RunSettings ra = a.report().settings().run();
+    blksim.config.RunSettings rb = b.report().settings().run();
+    String time =
+        ra.runtimeNs() == rb.runtimeNs()
+            ? seconds(ra.runtimeNs()) + " s of virtual time"
+            : "virtual time A "
+                + seconds(ra.runtimeNs())
+                + " s, B "
+                + seconds(rb.runtimeNs())
+                + " s";
+    String seed =
+        ra.seed() == rb.seed() ? "seed " + ra.seed() : "seed A " + ra.seed() + ", B " + rb.seed();
+    return time + ", " + seed;
+  }
+
+  private static String seconds(long ns) {
+    return String.format(Locale.ROOT, "%.3f", ns / 1e9);
+  }
+
   /** Prints the comparison; {@code alone} may be empty. */
   public static void print(Variant a, List<Variant> alone, Variant b, PrintStream out) {
-    out.printf(
-        Locale.ROOT,
-        "blksim compare: %.3f s of virtual time, seed %d%n",
-        a.report().settings().run().runtimeNs() / 1e9,
-        a.report().settings().run().seed());
+    out.println("blksim compare: " + runHead(a, b));
     for (Variant v : List.of(a, b)) {
       out.println(
           "  " + v.label().charAt(0) + "  " + Summary.commandLine(v.report().settings().ioUring()));
