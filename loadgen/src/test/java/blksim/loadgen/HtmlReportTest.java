@@ -244,6 +244,107 @@ class HtmlReportTest {
     assertTrue(bad.err().contains("compare.json: not blksim's compare.json"), bad.err());
   }
 
+  /** A run directory, damaged by {@code damage}; what {@code blksim report} then says. */
+  private Blksim reportOfDamaged(String name, Damage damage) throws IOException {
+    Path dir = tmp.resolve(name);
+    Blksim r =
+        Blksim.run(
+            "io_uring",
+            "--engine",
+            "sequential",
+            "--set",
+            "run.runtime=3ms",
+            "--out",
+            dir.toString(),
+            "/dev/nullb0");
+    assertEquals(0, r.status(), r.err());
+    damage.apply(dir);
+    Blksim report = Blksim.run("report", dir.toString());
+    assertEquals(2, report.status(), report.err());
+    assertEquals(1, report.errLines().size(), report.err());
+    assertEquals("", report.out());
+    return report;
+  }
+
+  interface Damage {
+    void apply(Path dir) throws IOException;
+  }
+
+  @Test
+  void anEmptySummaryShouldBeOneLineNamingIt() throws IOException {
+    Blksim r = reportOfDamaged("empty", d -> Files.writeString(d.resolve("summary.json"), "{}"));
+    assertTrue(
+        r.err().contains("summary.json: 1: No configuration setting found for key 'model'"),
+        r.err());
+  }
+
+  @Test
+  void aSummaryWithAStringForANumberShouldBeOneLineNamingTheKey() throws IOException {
+    Blksim r = reportOfDamaged("strings", HtmlReportTest::iopsAsStrings);
+    assertTrue(r.err().contains("iops has type STRING rather than NUMBER"), r.err());
+    assertTrue(r.err().contains("summary.json: "), r.err());
+  }
+
+  private static void iopsAsStrings(Path dir) throws IOException {
+    Path f = dir.resolve("summary.json");
+    Files.writeString(
+        f, Files.readString(f).replaceAll("\"iops\": ([0-9]+)", "\"iops\": \"many\""));
+  }
+
+  @Test
+  void aCorruptedBase64ShouldBeOneLineNamingTheLine() throws IOException {
+    Blksim r = reportOfDamaged("base64", d -> replaceInLine(d, 4, 40, "@@!!"));
+    assertTrue(
+        r.err().contains("latency.hlog: line 5: the histogram's base64 is corrupted"), r.err());
+  }
+
+  @Test
+  void aDamagedHistogramShouldBeOneLineNamingTheLine() throws IOException {
+    Blksim r = reportOfDamaged("bytes", d -> replaceInLine(d, 4, 60, "AAAA"));
+    assertTrue(r.err().contains("latency.hlog: line 5: the histogram does not decode"), r.err());
+  }
+
+  /** Overwrites the text of {@code dir}'s latency.hlog at line {@code index} (0-based), column. */
+  private static void replaceInLine(Path dir, int index, int column, String with)
+      throws IOException {
+    Path f = dir.resolve("latency.hlog");
+    java.util.List<String> lines = new java.util.ArrayList<>(Files.readAllLines(f));
+    String line = lines.get(index);
+    lines.set(index, line.substring(0, column) + with + line.substring(column + with.length()));
+    Files.write(f, lines);
+  }
+
+  @Test
+  void aLogCutMidLineShouldBeOneLine() throws IOException {
+    Blksim r = reportOfDamaged("cut", HtmlReportTest::cutInHalf);
+    assertTrue(r.err().contains("is cut short (the file ends in the middle of it)"), r.err());
+  }
+
+  private static void cutInHalf(Path dir) throws IOException {
+    Path f = dir.resolve("latency.hlog");
+    String text = Files.readString(f);
+    Files.writeString(f, text.substring(0, text.length() / 2));
+  }
+
+  @Test
+  void aLogOfRandomBytesShouldBeRefusedNotDrawnWithoutLatency() throws IOException {
+    Blksim r = reportOfDamaged("random", HtmlReportTest::randomBytes);
+    assertTrue(
+        r.err().contains("latency.hlog: not text: not an HdrHistogram interval log"), r.err());
+    Blksim ascii =
+        reportOfDamaged(
+            "ascii", d -> Files.writeString(d.resolve("latency.hlog"), "hello, world\n"));
+    assertTrue(
+        ascii.err().contains("latency.hlog: line 1 comes before the log's legend line"),
+        ascii.err());
+  }
+
+  private static void randomBytes(Path dir) throws IOException {
+    byte[] bytes = new byte[3000];
+    new java.util.Random(31).nextBytes(bytes);
+    Files.write(dir.resolve("latency.hlog"), bytes);
+  }
+
   @Test
   void aDirectoryThatIsNotARunShouldBeOneLine() {
     Blksim r = Blksim.run("report", tmp.toString());

@@ -1,6 +1,7 @@
 package blksim.loadgen.report;
 
 import blksim.config.ConfigError;
+import blksim.config.OneLine;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -65,10 +66,48 @@ public final class HtmlReport {
           dir + ": not a run directory (summary.json and latency.hlog, as --out writes them)");
     }
     try {
-      return ConfigFactory.parseFile(
-          summary.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
+      Config s =
+          ConfigFactory.parseFile(
+              summary.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON));
+      check(s);
+      return s;
     } catch (ConfigException e) {
-      throw new ConfigError(summary + ": not blksim's summary.json: " + e.getMessage());
+      // Typesafe Config's message names the file and line: "F: 18: iops has type STRING rather
+      // than NUMBER", "F: 1: No configuration setting found for key 'intervals'"
+      throw new ConfigError(
+          OneLine.of(e.getMessage().replace('\n', ' '))
+              + " (not blksim's summary.json, as --out writes it)");
+    }
+  }
+
+  /**
+   * Reads every figure of {@code s} that a report draws (here and in {@link CompareHtml}), so that
+   * a summary.json with one missing or of the wrong type is refused before any is drawn.
+   *
+   * @throws ConfigException naming the first that is
+   */
+  private static void check(Config s) {
+    s.getString("model");
+    s.getString("blksim_command");
+    for (Config iv : s.getConfigList("intervals")) {
+      iv.getLong("end_ns");
+      iv.getLong("iops");
+    }
+    for (Config p : s.getConfigList("profile")) {
+      p.getString("function");
+      p.getDouble("ns_per_io");
+    }
+    for (Config c : s.getConfigList("cpus")) {
+      c.getInt("cpu");
+      for (String k : c.root().keySet()) {
+        if (k.endsWith("_ns")) {
+          c.getDouble(k);
+        }
+      }
+    }
+    for (Config h : s.getConfigList("hctx")) {
+      h.getString("name");
+      h.getDouble("mean_in_use");
     }
   }
 
@@ -78,6 +117,7 @@ public final class HtmlReport {
    */
   static void forEachInterval(Path hlog, java.util.function.Consumer<Histogram> each)
       throws IOException {
+    HlogCheck.check(hlog);
     HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
     try {
       for (EncodableHistogram e = reader.nextIntervalHistogram();
@@ -87,6 +127,9 @@ public final class HtmlReport {
           each.accept((Histogram) e);
         }
       }
+    } catch (RuntimeException e) {
+      // HlogCheck has read every line as the reader does; this is for what it did not foresee
+      throw new ConfigError(hlog + ": " + HlogCheck.NOT_A_LOG);
     } finally {
       reader.close();
     }
