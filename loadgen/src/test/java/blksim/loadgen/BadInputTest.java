@@ -45,6 +45,8 @@ class BadInputTest {
         "compare --a-set io-uring.depth=4 -- io_uring --patch bio-init-compound /dev/nullb0 | --patch after -- would apply",
         "compare --a-set io-uring.depth=4 -- io_uring --out x /dev/nullb0 | --out after -- would apply to A and B alike; give it before --",
         "io_uring -d32 --json /nonexistent/dir/x.json /dev/nullb0 | --json /nonexistent/dir/x.json: cannot write: no such directory",
+        "io_uring -d32 --json /dev/full /dev/nullb0             | --json /dev/full: cannot write: No space left on device (it is /dev/full",
+        "fuzz --count 1 --summary /dev/full                     | --summary /dev/full: cannot write: No space left on device",
         "compare --json /nonexistent/x.json --patch bio-init-compound -- io_uring /dev/nullb0 | --json /nonexistent/x.json: cannot write",
         "compare --b-set io-uring.dept=4 -- io_uring /dev/nullb0 | --b-set io-uring.dept=4: 1: unknown key",
         "compare --runtime 1 -- io_uring -d32 /dev/nullb0       | (options: --patch --patch-file --profile",
@@ -184,6 +186,40 @@ class BadInputTest {
     Blksim r = Blksim.run("run", file.toString());
     assertEquals(2, r.status(), r.err());
     assertEquals(List.of(file + ": cannot read it: permission denied"), r.errLines());
+  }
+
+  @Test
+  void aStdoutThatFailsShouldBeOneLineAndExit2NotSilentlyLost() {
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.OutputStream full =
+        new java.io.OutputStream() {
+          @Override
+          public void write(int b) throws java.io.IOException {
+            throw new java.io.IOException("No space left on device");
+          }
+        };
+    int status;
+    try (java.io.PrintStream o = new java.io.PrintStream(full, true);
+        java.io.PrintStream e = new java.io.PrintStream(err, true)) {
+      status =
+          Main.run(
+              new String[] {
+                "io_uring", "--engine", "sequential", "--set", "run.runtime=1ms", "/dev/nullb0"
+              },
+              o,
+              e);
+    }
+    assertEquals(2, status);
+    assertEquals(
+        "blksim: writing standard output failed (a full device, or stdout closed?); the output is"
+            + " lost or incomplete\n",
+        err.toString());
+    // help goes to stdout too
+    java.io.ByteArrayOutputStream err2 = new java.io.ByteArrayOutputStream();
+    try (java.io.PrintStream o = new java.io.PrintStream(full, true);
+        java.io.PrintStream e = new java.io.PrintStream(err2, true)) {
+      assertEquals(2, Main.run(new String[] {"run", "--help"}, o, e));
+    }
   }
 
   @Test

@@ -89,6 +89,14 @@ public final class Cli {
       return ExitStatus.BOOKS;
     }
     out.flush();
+    if (out.checkError()) {
+      // PrintStream swallows a failed write (a full disk, a closed stdout or pipe): the output is
+      // lost, so the run cannot count as done
+      err.println(
+          "blksim: writing standard output failed (a full device, or stdout closed?); the output"
+              + " is lost or incomplete");
+      return ExitStatus.USAGE;
+    }
     for (ExitStatus s : ExitStatus.values()) {
       if (s.code() == code) {
         return s;

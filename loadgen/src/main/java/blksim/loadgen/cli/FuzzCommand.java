@@ -162,7 +162,12 @@ public final class FuzzCommand implements Callable<Integer> {
         FuzzReport.print(r, what, summaryFile);
         summaryFile.flush();
         if (summaryFile.checkError()) {
-          err.println("blksim fuzz: --summary " + summary + ": writing it failed");
+          // PrintStream keeps the error to itself: asked for here, it is bad output, status 2
+          err.println(
+              "blksim fuzz: --summary "
+                  + summary
+                  + ": writing it failed (a full or read-only device?); the file is incomplete");
+          return ExitStatus.USAGE.code();
         }
       }
       return r.failures().isEmpty() ? ExitStatus.OK.code() : ExitStatus.FOUND.code();
@@ -177,6 +182,13 @@ public final class FuzzCommand implements Callable<Integer> {
   }
 
   private PrintStream openSummary() {
+    if (JsonTarget.isDevFull(summary)) {
+      throw new ConfigError(
+          "blksim fuzz: --summary "
+              + summary
+              + ": cannot write: No space left on device (it is /dev/full, which refuses every"
+              + " write)");
+    }
     try {
       return new PrintStream(summary.toFile(), StandardCharsets.UTF_8);
     } catch (java.io.IOException e) {
