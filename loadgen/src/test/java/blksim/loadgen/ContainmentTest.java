@@ -108,4 +108,55 @@ class ContainmentTest {
     assertTrue(Files.readString(json).contains("\"ended\": \"signal\""));
     assertEquals("", err);
   }
+
+  /**
+   * A run started as a script's background job inherits SIGINT ignored, and a JVM leaves such a
+   * signal alone; the launcher gives it back its default action first, as t/io_uring installs its
+   * handler whatever it inherited. Started as the launcher starts java, under a SIGINT ignored, the
+   * run still ends on SIGINT.
+   */
+  @Test
+  void sigintInheritedIgnoredShouldStillEndTheRun() throws Exception {
+    Path launcher = Path.of(System.getProperty("user.dir")).getParent().resolve("blksim");
+    String reset =
+        Files.readAllLines(launcher).stream()
+            .filter(l -> l.startsWith("reset_signals=\""))
+            .map(l -> l.substring("reset_signals=\"".length(), l.length() - 1))
+            .findFirst()
+            .orElse("");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        new ProcessBuilder("sh", "-c", reset + " true").start().waitFor() == 0,
+        "this env cannot reset a signal: " + reset);
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String script =
+        "trap '' INT; exec "
+            + reset
+            + " '"
+            + java
+            + "' -cp '"
+            + System.getProperty("java.class.path")
+            + "' "
+            + Main.class.getName()
+            + " io_uring -d32 -r10 --engine sequential /dev/nullb0";
+    Process p =
+        new ProcessBuilder("sh", "-c", script).redirectError(dir.resolve("err2").toFile()).start();
+    List<String> out = new ArrayList<>();
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        out.add(line);
+        if (line.startsWith("IOPS=")
+            && out.stream().filter(l -> l.startsWith("IOPS=")).count() == 1) {
+          new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+          // a run that ignores it would go on for its ten virtual seconds: end it
+          p.onExit().completeOnTimeout(null, 30, TimeUnit.SECONDS).thenRun(p::destroyForcibly);
+        }
+      }
+    }
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
+    String all = String.join("\n", out);
+    assertTrue(out.contains("Exiting on signal"), all);
+    assertEquals(0, p.exitValue(), Files.readString(dir.resolve("err2")) + all);
+  }
 }
