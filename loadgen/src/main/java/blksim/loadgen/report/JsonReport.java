@@ -33,10 +33,7 @@ public final class JsonReport {
     field(b, "ended", quote(r.ending().complete() ? "runtime" : r.ending().early()));
     field(b, "iops", Long.toString(r.iops()));
     field(b, "bw_bytes", Long.toString(r.bwBytes()));
-    var u = s.ioUring();
-    // t/io_uring's Engine= line, and -N1; -S1 wins over -a1
-    String engine =
-        u.syncIo() ? "preadv2" : u.aio() ? "aio" : u.nop() ? "io_uring nop" : "io_uring";
+    String engine = ioEngine(s.ioUring());
     field(b, "engine", quote(engine));
     // aio's done counts reaps: the kernel took its iocbs
     field(b, "ios_submitted", Long.toString(engine.equals("aio") ? r.accepted() : res.done()));
@@ -136,6 +133,11 @@ public final class JsonReport {
         .append(Math.round(r.simIosPerWallSec()))
         .append("\n}\n");
     return b.toString();
+  }
+
+  /** t/io_uring's Engine= line, and -N1; -S1 wins over -a1. */
+  static String ioEngine(blksim.config.IoUringSettings u) {
+    return u.syncIo() ? "preadv2" : u.aio() ? "aio" : u.nop() ? "io_uring nop" : "io_uring";
   }
 
   /** Each CPU's time by kind over the run, and each hardware queue's tags in use. */

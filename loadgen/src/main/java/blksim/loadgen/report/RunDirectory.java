@@ -20,6 +20,7 @@ import java.util.List;
  *   <li>{@code config.conf}: the resolved configuration, every {@code blksim} key, as HOCON that
  *       {@code blksim run} takes back;
  *   <li>{@code summary.json}: the figures, as {@code --json} writes them;
+ *   <li>{@code summary.csv}: the figures, as {@code --csv} writes them ({@link CsvReport});
  *   <li>{@code latency.hgrm}: HdrHistogram's percentile distribution of submit-to-reap latency, in
  *       microseconds, which HdrHistogram's plotter reads;
  *   <li>{@code latency.hlog}: the interval log ({@link IntervalLog}), written during the run;
@@ -33,10 +34,22 @@ import java.util.List;
 public final class RunDirectory {
   private final Path dir;
   private final IntervalLog log;
+  private String command = "";
+  private String variant = "";
 
   private RunDirectory(Path dir, IntervalLog log) {
     this.dir = dir;
     this.log = log;
+  }
+
+  /**
+   * What {@code summary.csv} says of the run: the command that ran it and its variant (compare's A
+   * or B); both empty unless set.
+   */
+  public RunDirectory as(String command, String variant) {
+    this.command = command;
+    this.variant = variant;
+    return this;
   }
 
   /**
@@ -97,6 +110,7 @@ public final class RunDirectory {
     log.finish(r.result());
     Files.writeString(dir.resolve("config.conf"), config(r.settings()));
     JsonReport.write(r, dir.resolve("summary.json"));
+    CsvReport.write(List.of(new CsvReport.Row(command, variant, r)), dir.resolve("summary.csv"));
     try (PrintStream hgrm = new PrintStream(dir.resolve("latency.hgrm").toFile(), "UTF-8")) {
       r.result().latencyNs().outputPercentileDistribution(hgrm, 1000.0);
     }
