@@ -5,6 +5,7 @@ import blksim.config.ConfigError;
 import blksim.config.OneLine;
 import blksim.config.Scenario;
 import blksim.loadgen.ExitStatus;
+import blksim.loadgen.report.CsvReport;
 import blksim.loadgen.report.RunReport;
 import blksim.loadgen.report.TIoUringFormat;
 import java.io.OutputStream;
@@ -65,13 +66,17 @@ public final class BenchCommand implements Callable<Integer> {
   /** Each run as a JSON object, for --json. */
   private final List<String> jsonRuns = new ArrayList<>();
 
+  /** Each run, for --csv. */
+  private final List<CsvReport.BenchRow> csvRuns = new ArrayList<>();
+
   @Override
   public Integer call() {
     JsonTarget.check(run.json);
+    JsonTarget.check(run.csv, "--csv");
     if (run.outDir != null) {
       throw new ConfigError(
-          "blksim bench: --out: bench makes many runs and writes no run directory; --json takes"
-              + " every run's figures");
+          "blksim bench: --out: bench makes many runs and writes no run directory; --json and"
+              + " --csv take every run's figures");
     }
     if (run.engine != null) {
       if (!BOTH.contains(run.engine)) {
@@ -135,8 +140,15 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The runs so far, to --json when it was given. */
+  /** The runs so far, to --json and --csv when they were given. */
   private void writeJson() {
+    if (run.csv != null) {
+      try {
+        java.nio.file.Files.writeString(run.csv, CsvReport.renderBench(csvRuns));
+      } catch (java.io.IOException e) {
+        throw new ConfigError("--csv " + run.csv + ": cannot write: " + e.getMessage());
+      }
+    }
     if (run.json == null) {
       return;
     }
@@ -165,6 +177,7 @@ public final class BenchCommand implements Callable<Integer> {
         return -1;
       }
       rates.add(r.simIosPerWallSec());
+      csvRuns.add(new CsvReport.BenchRow(engine, i, r));
       jsonRuns.add(
           String.format(
               Locale.ROOT,

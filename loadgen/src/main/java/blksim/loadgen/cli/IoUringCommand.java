@@ -122,7 +122,7 @@ public final class IoUringCommand implements Callable<Integer> {
       TIoUringUsage.print(out);
       return 0;
     }
-    return Runner.runAndReport(scenario().settings(), run, out, err, reports).code();
+    return Runner.runAndReport("io_uring", scenario().settings(), run, out, err, reports).code();
   }
 
   /** The scenario these flags describe, with the run options layered on top. */

@@ -4,7 +4,10 @@ import blksim.config.ConfigError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where {@code --json} writes: checked before a run starts, not found unwritable at its end. */
+/**
+ * Where {@code --json} (or {@code --csv}) writes: checked before a run starts, not found unwritable
+ * at its end.
+ */
 final class JsonTarget {
   private JsonTarget() {}
 
@@ -14,6 +17,15 @@ final class JsonTarget {
    * @throws ConfigError naming the file and why not
    */
   static void check(Path json) {
+    check(json, "--json");
+  }
+
+  /**
+   * Checks that {@code json}, the file of {@code option}, can be written.
+   *
+   * @throws ConfigError naming the option, the file and why not
+   */
+  static void check(Path json, String option) {
     if (json == null) {
       return;
     }
@@ -33,7 +45,7 @@ final class JsonTarget {
       why = "No space left on device (it is /dev/full, which refuses every write)";
     }
     if (why != null) {
-      throw new ConfigError("--json " + json + ": cannot write: " + why);
+      throw new ConfigError(option + " " + json + ": cannot write: " + why);
     }
   }
 

@@ -39,7 +39,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return Runner.runAndReport(scenario().settings(), run, out, err, reports).code();
+    return Runner.runAndReport("run", scenario().settings(), run, out, err, reports).code();
   }
 
   /** The scenario file with the run options layered on top. */

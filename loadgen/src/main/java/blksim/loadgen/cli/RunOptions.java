@@ -45,11 +45,19 @@ public final class RunOptions {
   Path json;
 
   @Option(
+      names = "--csv",
+      paramLabel = "FILE",
+      description =
+          "Also write the figures as CSV to FILE: a header line, then a row a run"
+              + " (docs/usage.md lists the columns).")
+  Path csv;
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       description =
-          "Also write the run's directory: config.conf, summary.json, latency.hgrm, latency.hlog,"
-              + " profile.txt.")
+          "Also write the run's directory: config.conf, summary.json, summary.csv, latency.hgrm,"
+              + " latency.hlog, profile.txt.")
   Path outDir;
 
   @Option(

@@ -11,6 +11,7 @@ import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import blksim.config.EngineSettings;
 import blksim.loadgen.ExitStatus;
+import blksim.loadgen.report.CsvReport;
 import blksim.loadgen.report.JsonReport;
 import blksim.loadgen.report.Progress;
 import blksim.loadgen.report.RunDirectory;
@@ -33,9 +34,11 @@ final class Runner {
   /**
    * Runs {@code settings}, printing everything; returns the exit status.
    *
+   * @param command the command's name, for the CSV's rows
    * @param reports receives the report once it is printed (the fuzzer's oracles read it)
    */
   static ExitStatus runAndReport(
+      String command,
       BlksimSettings settings,
       RunOptions options,
       PrintStream out,
@@ -44,13 +47,16 @@ final class Runner {
     Path json = options.json;
     // the environment is input too: refused before anything runs or is printed
     Progress.wanted(System.getenv("BLKSIM_PROGRESS"));
+    Path csv = options.csv;
     JsonTarget.check(json);
-    RunDirectory dir = options.outDir == null ? null : RunDirectory.open(options.outDir, settings);
+    JsonTarget.check(csv, "--csv");
+    RunDirectory dir =
+        options.outDir == null ? null : RunDirectory.open(options.outDir, settings).as(command, "");
     RunReport r;
     try {
       r = run(settings, out, true, dir);
     } catch (Failed f) {
-      return failed(f, json, dir, out, err);
+      return failed(f, command, json, csv, dir, out, err);
     }
     if (settings.ioUring().trackLatencies()) {
       for (RunResult.Submitter sub : r.result().submitters()) {
@@ -63,6 +69,9 @@ final class Runner {
     Summary.print(r, out);
     if (json != null) {
       write(r, json);
+    }
+    if (csv != null) {
+      writeCsv(command, r, csv);
     }
     if (dir != null) {
       writeDirectory(r, dir);
@@ -83,7 +92,13 @@ final class Runner {
    * whose time stops all the same has found a bug of the model.)
    */
   private static ExitStatus failed(
-      Failed f, Path json, RunDirectory dir, PrintStream out, PrintStream err) {
+      Failed f,
+      String command,
+      Path json,
+      Path csv,
+      RunDirectory dir,
+      PrintStream out,
+      PrintStream err) {
     out.flush();
     List<String> where = new ArrayList<>();
     if (json != null) {
@@ -92,6 +107,14 @@ final class Runner {
         where.add(json.toString());
       } catch (IOException e) {
         where.add("not " + json + " (" + e.getMessage() + ")");
+      }
+    }
+    if (csv != null) {
+      try {
+        CsvReport.write(List.of(new CsvReport.Row(command, "", f.partial())), csv);
+        where.add(csv.toString());
+      } catch (IOException e) {
+        where.add("not " + csv + " (" + e.getMessage() + ")");
       }
     }
     if (dir != null) {
@@ -125,6 +148,14 @@ final class Runner {
       JsonReport.write(r, json);
     } catch (IOException e) {
       throw new ConfigError("--json " + json + ": cannot write: " + e.getMessage());
+    }
+  }
+
+  private static void writeCsv(String command, RunReport r, Path csv) {
+    try {
+      CsvReport.write(List.of(new CsvReport.Row(command, "", r)), csv);
+    } catch (IOException e) {
+      throw new ConfigError("--csv " + csv + ": cannot write: " + e.getMessage());
     }
   }
 

@@ -50,6 +50,7 @@ final class TIoUringUsage {
     out.println(" --set <path=value>            : override any HOCON key (repeatable)");
     out.println(" --seed <N>                    : root seed of every random stream, default 1");
     out.println(" --json <FILE>                 : also write the figures as JSON");
+    out.println(" --csv <FILE>                  : also write the figures as CSV (docs/usage.md)");
     out.println(" --out <DIR>                   : also write the run's directory (blksim report)");
     out.println(
         " --engine <akka|sequential>    : how the model is driven (same output), default akka");
