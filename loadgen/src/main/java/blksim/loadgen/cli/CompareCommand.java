@@ -6,6 +6,7 @@ import blksim.config.OneLine;
 import blksim.config.Scenario;
 import blksim.loadgen.report.CompareHtml;
 import blksim.loadgen.report.CompareReport;
+import blksim.loadgen.report.CsvReport;
 import blksim.loadgen.report.RunDirectory;
 import blksim.loadgen.report.RunReport;
 import java.io.IOException;
@@ -105,17 +106,25 @@ public final class CompareCommand implements Callable<Integer> {
   Path json;
 
   @Option(
+      names = "--csv",
+      paramLabel = "FILE",
+      description =
+          "Also write the figures as CSV: a header line, then a row a variant (A, each patch"
+              + " alone, B), of each profile.")
+  Path csv;
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       description =
-          "Also write DIR/A and DIR/B, each side's run directory, DIR/compare.json and"
-              + " DIR/report.html with A and B overlaid.")
+          "Also write DIR/A and DIR/B, each side's run directory, DIR/compare.json,"
+              + " DIR/compare.csv and DIR/report.html with A and B overlaid.")
   Path outDir;
 
   @Parameters(
       paramLabel = "<run arguments>",
       description =
-          "After --: io_uring ... or run SCENARIO.conf, with any run option but --json and --patch (refused there); they apply to A and B alike")
+          "After --: io_uring ... or run SCENARIO.conf, with any run option but --json, --csv, --out and --patch (refused there); they apply to A and B alike")
   List<String> runArgs = new ArrayList<>();
 
   CompareCommand(PrintStream out, PrintStream err) {
@@ -131,23 +140,21 @@ public final class CompareCommand implements Callable<Integer> {
     }
     List<String> args = runArgs.isEmpty() ? Arrays.asList(Cli.DEFAULT_ARGS) : runArgs;
     for (String a : args) {
-      for (String option : new String[] {"--json", "--patch", "--out"}) {
+      for (String option : new String[] {"--json", "--csv", "--patch", "--out"}) {
         if (a.equals(option) || a.startsWith(option + "=")) {
           // After --, an option would be the run's, on both sides: not what compare means.
           throw new ConfigError(
               "blksim compare: "
                   + option
-                  + " after -- would apply to A and B alike; "
-                  + (option.equals("--patch")
-                      ? "give it before --, as compare's (B's patches)"
-                      : option.equals("--json")
-                          ? "give it before --, as compare's (the comparison's JSON)"
-                          : "give it before --, as compare's (A's and B's directories)"));
+                  + " after -- would apply to A and B alike; give it before --, as compare's ("
+                  + compares(option)
+                  + ")");
         }
       }
     }
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     JsonTarget.check(json);
+    JsonTarget.check(csv, "--csv");
     List<String> profiles = profiles(args);
     if (profiles.size() > 1) {
       return onEachProfile(args, profiles, quiet);
@@ -161,10 +168,10 @@ public final class CompareCommand implements Callable<Integer> {
       }
     }
     BlksimSettings bSettings = variant(profile, args, List.of(), patches, bSets).settings();
-    RunDirectory aDir = outDir == null ? null : RunDirectory.open(outDir.resolve("A"), aSettings);
-    RunDirectory bDir = outDir == null ? null : RunDirectory.open(outDir.resolve("B"), bSettings);
+    RunDirectory aDir = open(outDir == null ? null : outDir.resolve("A"), aSettings, A_LABEL);
+    RunDirectory bDir = open(outDir == null ? null : outDir.resolve("B"), bSettings, bLabel());
     CompareReport.Variant a =
-        new CompareReport.Variant("A (baseline)", Runner.run(aSettings, quiet, false, aDir));
+        new CompareReport.Variant(A_LABEL, Runner.run(aSettings, quiet, false, aDir));
     List<CompareReport.Variant> alone = new ArrayList<>();
     for (int i = 0; i < aloneSettings.size(); i++) {
       alone.add(
@@ -174,6 +181,10 @@ public final class CompareCommand implements Callable<Integer> {
     CompareReport.Variant b =
         new CompareReport.Variant(bLabel(), Runner.run(bSettings, quiet, false, bDir));
     CompareReport.print(a, alone, b, out);
+    List<CsvReport.Row> csvRows = new ArrayList<>();
+    csvRows.add(row(a));
+    alone.forEach(v -> csvRows.add(row(v)));
+    csvRows.add(row(b));
     if (outDir != null) {
       try {
         aDir.write(a.report());
@@ -182,6 +193,7 @@ public final class CompareCommand implements Callable<Integer> {
             outDir.resolve("compare.json"),
             CompareReport.json(a, alone, b),
             StandardCharsets.UTF_8);
+        CsvReport.write(csvRows, outDir.resolve("compare.csv"));
         CompareHtml.write(outDir);
       } catch (IOException e) {
         throw new ConfigError("--out " + outDir + ": cannot write: " + e.getMessage());
@@ -194,8 +206,43 @@ public final class CompareCommand implements Callable<Integer> {
         throw new ConfigError("--json " + json + ": cannot write: " + e.getMessage());
       }
     }
+    writeCsv(csvRows);
     out.flush();
     return booksOf(a.report(), b.report());
+  }
+
+  private static final String A_LABEL = "A (baseline)";
+
+  /** What compare's {@code option} is, for the line that refuses it after --. */
+  private static String compares(String option) {
+    return switch (option) {
+      case "--patch" -> "B's patches";
+      case "--json" -> "the comparison's JSON";
+      case "--csv" -> "the comparison's CSV";
+      default -> "A's and B's directories";
+    };
+  }
+
+  /** The run directory of one variant, or null without --out. */
+  private static RunDirectory open(Path dir, BlksimSettings settings, String label) {
+    return dir == null ? null : RunDirectory.open(dir, settings).as("compare", label);
+  }
+
+  /** The CSV row of {@code v}. */
+  private static CsvReport.Row row(CompareReport.Variant v) {
+    return new CsvReport.Row("compare", v.label(), v.report());
+  }
+
+  /** The rows to --csv, when it was given. */
+  private void writeCsv(List<CsvReport.Row> rows) {
+    if (csv == null) {
+      return;
+    }
+    try {
+      CsvReport.write(rows, csv);
+    } catch (IOException e) {
+      throw new ConfigError("--csv " + csv + ": cannot write: " + e.getMessage());
+    }
   }
 
   private String bLabel() {
@@ -272,20 +319,20 @@ public final class CompareCommand implements Callable<Integer> {
     }
     List<CompareReport.ProfileRow> rows = new ArrayList<>();
     List<RunReport> reports = new ArrayList<>();
+    List<CsvReport.Row> csvRows = new ArrayList<>();
     for (int i = 0; i < profiles.size(); i++) {
       Path dir = outDir == null ? null : outDir.resolve(profiles.get(i));
-      RunDirectory aDir =
-          dir == null ? null : RunDirectory.open(dir.resolve("A"), aSettings.get(i));
-      RunDirectory bDir =
-          dir == null ? null : RunDirectory.open(dir.resolve("B"), bSettings.get(i));
+      RunDirectory aDir = open(dir == null ? null : dir.resolve("A"), aSettings.get(i), A_LABEL);
+      RunDirectory bDir = open(dir == null ? null : dir.resolve("B"), bSettings.get(i), bLabel());
       CompareReport.Variant a =
-          new CompareReport.Variant(
-              "A (baseline)", Runner.run(aSettings.get(i), quiet, false, aDir));
+          new CompareReport.Variant(A_LABEL, Runner.run(aSettings.get(i), quiet, false, aDir));
       CompareReport.Variant b =
           new CompareReport.Variant(bLabel(), Runner.run(bSettings.get(i), quiet, false, bDir));
       rows.add(new CompareReport.ProfileRow(profiles.get(i), a, b));
       reports.add(a.report());
       reports.add(b.report());
+      csvRows.add(row(a));
+      csvRows.add(row(b));
       if (dir != null) {
         try {
           aDir.write(a.report());
@@ -294,6 +341,7 @@ public final class CompareCommand implements Callable<Integer> {
               dir.resolve("compare.json"),
               CompareReport.json(a, List.of(), b),
               StandardCharsets.UTF_8);
+          CsvReport.write(List.of(row(a), row(b)), dir.resolve("compare.csv"));
           CompareHtml.write(dir);
         } catch (IOException e) {
           throw new ConfigError("--out " + outDir + ": cannot write: " + e.getMessage());
@@ -307,6 +355,7 @@ public final class CompareCommand implements Callable<Integer> {
             outDir.resolve("compare.json"),
             CompareReport.profilesJson(rows),
             StandardCharsets.UTF_8);
+        CsvReport.write(csvRows, outDir.resolve("compare.csv"));
       } catch (IOException e) {
         throw new ConfigError("--out " + outDir + ": cannot write: " + e.getMessage());
       }
@@ -318,6 +367,7 @@ public final class CompareCommand implements Callable<Integer> {
         throw new ConfigError("--json " + json + ": cannot write: " + e.getMessage());
       }
     }
+    writeCsv(csvRows);
     out.flush();
     return booksOf(reports.toArray(RunReport[]::new));
   }
