@@ -415,7 +415,7 @@ class CommandTest {
     assertEquals(0, help.status(), help.err());
     assertEquals(h.out(), help.out());
     for (String option :
-        new String[] {"--out", "--json", "--patch-file", "--profile-file", "--help"}) {
+        new String[] {"--out", "--json", "--csv", "--patch-file", "--profile-file", "--help"}) {
       assertTrue(h.out().contains(" " + option + " "), option + " in io_uring -h: " + h.out());
     }
   }
