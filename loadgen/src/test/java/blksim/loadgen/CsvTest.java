@@ -125,6 +125,27 @@ class CsvTest {
   }
 
   @Test
+  void aFailedRunShouldLeaveTheRowOfWhatRan() throws IOException {
+    Path csv = tmp.resolve("failed.csv");
+    Path dir = tmp.resolve("failed");
+    Blksim r =
+        ioUring(
+            "--set",
+            "books.break=throw",
+            "--set",
+            "books.throw-after=1000",
+            "--csv",
+            csv.toString(),
+            "--out",
+            dir.toString());
+    assertEquals(3, r.status(), r.err());
+    assertTrue(r.err().contains("what ran is in " + csv + " and " + dir), r.err());
+    Map<String, String> row = rows(csv).get(0);
+    assertTrue(row.get("ended").startsWith("failed: "), row.toString());
+    assertEquals(List.of(row), rows(dir.resolve("summary.csv")));
+  }
+
+  @Test
   void runShouldNameItsCommand() throws IOException {
     Path csv = tmp.resolve("run.csv");
     Blksim r =
