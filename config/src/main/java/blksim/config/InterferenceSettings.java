@@ -49,13 +49,24 @@ public record InterferenceSettings(
     return tick || variation;
   }
 
+  /** The tick rates a kernel can be built with (kernel/Kconfig.hz: HZ_100 to HZ_1000). */
+  static final java.util.Set<Integer> CONFIG_HZ = java.util.Set.of(100, 250, 300, 1000);
+
   static InterferenceSettings from(SettingsReader r) {
     String p = "blksim.interference.";
     boolean on = r.bool(p + "enabled");
     String t = p + "tick.";
     String v = p + "variation.";
     boolean tick = r.bool(t + "enabled");
-    int hz = r.intIn(t + "hz", 100, 10_000);
+    int hz = r.intIn(t + "hz", 1, 100_000);
+    if (!CONFIG_HZ.contains(hz)) {
+      throw new ConfigError(
+          r.where(t + "hz")
+              + t
+              + "hz = "
+              + hz
+              + " is not a CONFIG_HZ: accepted 100, 250, 300, 1000 (kernel/Kconfig.hz)");
+    }
     boolean balance = r.bool(t + "load-balance");
     String w = p + "vmstat.";
     // the kworker's timer fires in a tick: without the tick, no vmstat either

@@ -114,6 +114,7 @@ class BadInputTest {
         "run                                                    | SCENARIO.conf",
         "frobnicate                                             | frobnicate",
         "io_uring -d32 --out /dev/null/x /dev/nullb0            | --out /dev/null/x: cannot write there: Not a directory",
+        "io_uring --set interference.tick.hz=10000 /dev/nullb0   | interference.tick.hz = 10000 is not a CONFIG_HZ: accepted 100, 250, 300, 1000",
         "io_uring --set run.runtime=10ms --set run.status-interval=100ns --out never /dev/nullb0 | 100000 status intervals in run.runtime = 10ms, each a set of histograms in latency.hlog; accepted at most 10000 with --out (a status-interval of 1us or more)",
         "bench --out x                                          | bench makes many runs and writes no run directory",
         "bench --runs 0                                         | --runs 0",

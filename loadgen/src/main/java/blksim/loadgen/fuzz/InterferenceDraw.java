@@ -13,8 +13,8 @@ final class InterferenceDraw {
     if (r.nextInt(100) < 15) {
       opts.add(new Opt("set:interference.tick.enabled", String.valueOf(r.nextBoolean())));
       if (r.nextBoolean()) {
-        // short runs: a fast tick, so that one fires within them
-        int[] hz = {250, 1000, 10000};
+        // short runs: mostly the fastest CONFIG_HZ, so that a tick fires within those of 200 us on
+        int[] hz = {100, 250, 300, 1000, 1000, 1000};
         opts.add(new Opt("set:interference.tick.hz", String.valueOf(hz[r.nextInt(hz.length)])));
       }
       if (r.nextInt(100) < 30) {
