@@ -317,10 +317,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** Checks the submitter and its ring: every I/O submitted completed exactly once. */
   public void audit(Books books) {
-    books.check(
+    books.drained(
         thread.done(),
         name() + ": the submitter thread never ended, or left requests in the kernel");
-    books.check(
+    books.drained(
         schedule.idle(),
         name() + ": an interrupt was left unhandled (" + schedule.leftOver() + ")");
     run.audit(books, name());

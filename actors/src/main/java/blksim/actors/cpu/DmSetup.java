@@ -151,7 +151,7 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
 
   /** Every suspend was followed by its resume, and the resume's work finished. */
   public void audit(blksim.queues.books.Books books) {
-    books.checkEqual(suspends, resumes, name() + ": suspends vs resumes");
-    books.check(!resuming, name() + ": the resume's work never finished");
+    books.drainedEqual(suspends, resumes, name() + ": suspends vs resumes");
+    books.drained(!resuming, name() + ": the resume's work never finished");
   }
 }

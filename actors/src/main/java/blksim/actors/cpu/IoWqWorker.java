@@ -369,7 +369,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   public void audit(Books books) {
     wq.audit(books, name());
-    books.check(current == null, name() + ": the io-wq worker was left with a request");
+    books.drained(current == null, name() + ": the io-wq worker was left with a request");
     sched.audit(books);
   }
 }

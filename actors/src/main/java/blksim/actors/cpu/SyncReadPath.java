@@ -197,9 +197,9 @@ final class SyncReadPath implements ThreadLoop {
   /** Every preadv2 returned, and its bio left the stack. */
   @Override
   public void audit(Books books, String name) {
-    books.checkEqual(calls, returned, name + ": preadv2 calls vs returns");
-    books.checkEqual(returned, c.sub.done(), name + ": preadv2 returns vs t/io_uring's done");
-    books.checkEqual(calls, c.sub.calls(), name + ": preadv2 calls vs t/io_uring's calls");
-    books.check(bio == null || !bio.inUse(), name + ": a sync read's bio was left in use");
+    books.drainedEqual(calls, returned, name + ": preadv2 calls vs returns");
+    books.drainedEqual(returned, c.sub.done(), name + ": preadv2 returns vs t/io_uring's done");
+    books.drainedEqual(calls, c.sub.calls(), name + ": preadv2 calls vs t/io_uring's calls");
+    books.drained(bio == null || !bio.inUse(), name + ": a sync read's bio was left in use");
   }
 }

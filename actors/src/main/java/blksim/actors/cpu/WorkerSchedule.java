@@ -185,7 +185,7 @@ final class WorkerSchedule {
   }
 
   void audit(Books books) {
-    books.check(irqs.idle(), name + ": an interrupt on the worker's CPU never finished");
-    books.check(cpu.idle(), name + ": the worker kept its submitter's CPU, or never got it");
+    books.drained(irqs.idle(), name + ": an interrupt on the worker's CPU never finished");
+    books.drained(cpu.idle(), name + ": the worker kept its submitter's CPU, or never got it");
   }
 }

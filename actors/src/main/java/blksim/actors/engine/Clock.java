@@ -77,22 +77,29 @@ public final class Clock extends AbstractBehavior<Clock.Command> {
     return Behaviors.stopped();
   }
 
+  /**
+   * Queues what the last delivery sent, looks at the guard as the sequential engine does after a
+   * delivery, and delivers the next message, if any and if the run was not cut.
+   */
   private Behavior<Command> push(List<Sent> sent) {
     for (Sent s : sent) {
       queue.push(s.message().atPs(), s.target(), s.message());
     }
-    if (queue.isEmpty()) {
+    boolean cut = false;
+    if (delivered > 0) {
+      try {
+        cut = guard.delivered(queue);
+      } catch (RunAborted stuck) {
+        result.completeExceptionally(stuck);
+        return Behaviors.stopped();
+      }
+    }
+    if (cut || queue.isEmpty()) {
       result.complete(new Engine.EngineRun(queue.lastTimePs(), delivered));
       return Behaviors.stopped();
     }
     SimMessage next = (SimMessage) queue.pop();
     delivered++;
-    try {
-      guard.delivered(queue);
-    } catch (RunAborted stuck) {
-      result.completeExceptionally(stuck);
-      return Behaviors.stopped();
-    }
     tell(actors.get(queue.lastTarget()), next);
     return this;
   }

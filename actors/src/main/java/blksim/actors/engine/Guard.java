@@ -5,7 +5,8 @@ import blksim.queues.time.EventQueue;
 /**
  * What both engines do after each delivery: a watchdog on virtual time, which ends a run whose
  * messages keep coming due at one instant (a loop whose steps cost nothing), and the look at an
- * {@link Interruption}.
+ * {@link Interruption}: its message pushed once requested, and the run cut once its drain has had
+ * its wall time.
  */
 final class Guard {
   /**
@@ -34,9 +35,10 @@ final class Guard {
    * Counts the delivery just made from {@code queue}, and pushes the interruption's message when
    * one is due.
    *
+   * @return whether the run is cut here: the engine delivers nothing more
    * @throws RunAborted when virtual time has stopped advancing
    */
-  void delivered(EventQueue queue) {
+  boolean delivered(EventQueue queue) {
     delivered++;
     long now = queue.lastTimePs();
     if (now != instantPs) {
@@ -47,11 +49,16 @@ final class Guard {
       throw RunAborted.timeStuck(registry.name(queue.lastTarget()), now, atInstant - 1);
     }
     if ((delivered & (LOOK_EVERY - 1)) == 0) {
-      registry.interruption().reached(now);
-      Sent s = registry.interruption().due(now);
+      Interruption interruption = registry.interruption();
+      interruption.reached(now);
+      if (interruption.cutDue(now)) {
+        return true;
+      }
+      Sent s = interruption.due(now);
       if (s != null) {
         queue.push(now, s.target(), s.message());
       }
     }
+    return false;
   }
 }

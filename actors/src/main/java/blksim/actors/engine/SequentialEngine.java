@@ -50,7 +50,9 @@ public final class SequentialEngine implements Engine {
       }
       out.drainTo(queue);
       delivered++;
-      guard.delivered(queue);
+      if (guard.delivered(queue)) {
+        break;
+      }
       if ((delivered & 0xFFFF) == 0 && Thread.currentThread().isInterrupted()) {
         // a caller gave up on this run (blksim fuzz's case timeout): let the thread go
         throw new IllegalStateException(

@@ -362,13 +362,13 @@ public final class HwQueue extends AbstractComponent<HwQueue.Command> {
   /** The hardware context's books, and nothing of a call left half done here. */
   public void audit(blksim.queues.books.Books books) {
     hctx.audit(books);
-    books.check(
+    books.drained(
         waits.asleep() + waits.flushing() == 0,
         name() + ": tasks still asleep, or going to sleep, on the tag wait queue");
-    books.check(wouldBlock.isEmpty(), name() + ": bios that found no tag never ended (-EAGAIN)");
-    books.check(
+    books.drained(wouldBlock.isEmpty(), name() + ": bios that found no tag never ended (-EAGAIN)");
+    books.drained(
         sched == null || sched.waiting() == 0,
         name() + ": requests left on hctx->dispatch, waiting for a driver tag");
-    books.check(rounds.idle(), name() + ": a call that kblockd ran the queue for never finished");
+    books.drained(rounds.idle(), name() + ": a call that kblockd ran the queue for never finished");
   }
 }

@@ -294,9 +294,11 @@ public final class Topology {
 
   /** What the components hold: the result of a run, or of the part of one that ran. */
   private RunResult gather(Engine.EngineRun run) {
-    // an interrupted run ends when its submitters have drained, not at the main thread's next tick
+    // an interrupted run ends when its submitters have drained, not at the main thread's next tick;
+    // one whose drain was cut ends where it was cut, with its I/Os in flight in its books
     Interruption stop = registry.interruption();
-    long endPs = stop.delivered() ? stop.deliveredAtPs() : run.endPs();
+    long endPs =
+        stop.cut() ? stop.cutAtPs() : stop.delivered() ? stop.deliveredAtPs() : run.endPs();
     for (Cpu cpu : cpus) {
       endPs = Math.max(endPs, Math.max(cpu.exitedAtPs(), cpu.freeAtPs()));
     }
@@ -305,7 +307,7 @@ public final class Topology {
     }
     Histogram latency = new Histogram(3);
     CostLedger ledger = new CostLedger();
-    Books books = new Books();
+    Books books = stop.cut() ? Books.cutShort() : new Books();
     List<RunResult.Submitter> subs = new ArrayList<>();
     for (Cpu cpu : cpus) {
       subs.add(RunTotals.submitter(cpu, endPs));

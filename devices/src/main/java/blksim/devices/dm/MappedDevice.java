@@ -267,12 +267,11 @@ public final class MappedDevice {
 
   /** Checks that every dm_io completed once and no bio was left deferred or hung for polling. */
   public void audit(Books books) {
-    books.checkEqual(0, pending, name + ": dm_ios never completed (md->pending_io)");
-    books.checkEqual(allocated, completed, name + ": dm_ios allocated vs completed");
-    books.checkEqual(0, pollList.size(), name + ": dm_ios left on a polled bio's list");
-    books.checkEqual(0, heldForSuspend.size(), name + ": bios left deferred by a suspend");
-    books.checkEqual(
-        0,
+    books.held(pending, name + ": dm_ios never completed (md->pending_io)");
+    books.drainedEqual(allocated, completed, name + ": dm_ios allocated vs completed");
+    books.held(pollList.size(), name + ": dm_ios left on a polled bio's list");
+    books.held(heldForSuspend.size(), name + ": bios left deferred by a suspend");
+    books.held(
         deferred.values().stream().mapToInt(ArrayDeque::size).sum(),
         name + ": bios left on md->deferred");
   }

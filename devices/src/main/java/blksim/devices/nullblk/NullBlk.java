@@ -370,17 +370,15 @@ public final class NullBlk {
   /** Checks that no request is left on a poll list. */
   public void audit(Books books) {
     for (int i = 0; i < queues.length; i++) {
-      books.checkEqual(
-          0,
-          queues[i].pollList.size(),
-          diskName() + ": requests left on hctx" + i + "'s poll_list");
+      books.held(
+          queues[i].pollList.size(), diskName() + ": requests left on hctx" + i + "'s poll_list");
     }
-    books.checkEqual(
+    books.drainedEqual(
         queuedRqs,
         polledRqs + completedRqs + softirqPending,
         diskName() + ": requests queued vs completed");
-    books.checkEqual(0, timersArmed, diskName() + ": completion timers still armed");
-    books.checkEqual(
-        0, softirqPending, diskName() + ": requests left on a CPU's blk_cpu_done (BLOCK_SOFTIRQ)");
+    books.held(timersArmed, diskName() + ": completion timers still armed");
+    books.held(
+        softirqPending, diskName() + ": requests left on a CPU's blk_cpu_done (BLOCK_SOFTIRQ)");
   }
 }

@@ -245,6 +245,10 @@ final class Runner {
         result,
         printer.lines(),
         wall,
-        interruption.delivered() ? new RunReport.Ending("signal") : RunReport.Ending.COMPLETE);
+        interruption.cut()
+            ? new RunReport.Ending(RunReport.Ending.SIGNAL_CUT)
+            : interruption.delivered()
+                ? new RunReport.Ending(RunReport.Ending.SIGNAL)
+                : RunReport.Ending.COMPLETE);
   }
 }

@@ -127,7 +127,15 @@ public final class JsonReport {
     for (int i = 0; i < v.size(); i++) {
       b.append(i == 0 ? "" : ", ").append(quote(v.get(i)));
     }
-    b.append("]},\n");
+    b.append("]");
+    if (res.books().cut()) {
+      // a run whose drain was cut: its I/Os in flight, and the drained run's checks they left open
+      b.append(", \"cut\": true, \"in_flight\": ")
+          .append(r.inFlight())
+          .append(", \"left_in_flight\": ")
+          .append(res.books().leftInFlight().size());
+    }
+    b.append("},\n");
     field(b, "wall_sec", String.format(Locale.ROOT, "%.3f", r.wallNanos() / 1e9));
     b.append("  \"sim_ios_per_wall_sec\": ")
         .append(Math.round(r.simIosPerWallSec()))

@@ -23,10 +23,17 @@ public record RunReport(
   /**
    * How a run ended.
    *
-   * @param early null when the runtime ran out; else why it ended before: "signal", or the failure
+   * @param early null when the runtime ran out; else why it ended before: {@link #SIGNAL}, {@link
+   *     #SIGNAL_CUT}, or the failure
    */
   public record Ending(String early) {
     public static final Ending COMPLETE = new Ending(null);
+
+    /** A signal, after which the run drained its I/Os in flight. */
+    public static final String SIGNAL = "signal";
+
+    /** A signal, after which the drain was cut, its wall time up, with I/Os still in flight. */
+    public static final String SIGNAL_CUT = "signal, drain cut";
 
     public boolean complete() {
       return early == null;
@@ -84,6 +91,11 @@ public record RunReport(
   /** Reads the kernel took: SQEs, iocbs or preadv2 calls. */
   public long accepted() {
     return result.submitters().stream().mapToLong(RunResult.Submitter::accepted).sum();
+  }
+
+  /** Reads the kernel took and had not completed when the run was cut; 0 for a run that drained. */
+  public long inFlight() {
+    return accepted() - completed();
   }
 
   /** The value at each of t/io_uring's percentiles, in ns. */

@@ -1,9 +1,11 @@
 package blksim.loadgen.report;
 
+import blksim.actors.engine.Interruption;
 import blksim.actors.topology.RunResult;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
+import blksim.queues.books.Books;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.time.VirtualTime;
 import java.io.PrintStream;
@@ -31,13 +33,23 @@ public final class Summary {
         commandLine(u),
         seconds(s.run().runtimeNs()),
         s.run().seed());
-    if (!r.ending().complete()) {
+    boolean cut = res.books().cut();
+    if (cut) {
+      out.printf(
+          Locale.ROOT,
+          "  ended       early, after %s of virtual time: a signal, then its drain cut after %s"
+              + " of wall time with %d I/Os in flight%n",
+          elapsed(r.ranNs()),
+          seconds(Interruption.DRAIN_WALL_NS),
+          r.inFlight());
+    } else if (!r.ending().complete()) {
       out.printf(
           Locale.ROOT,
           "  ended       early, after %s of virtual time: %s%n",
-          seconds(r.ranNs()),
+          elapsed(r.ranNs()),
           r.ending().early());
     }
+    String inFlight = cut ? ", " + r.inFlight() + " in flight when cut" : "";
     out.printf(Locale.ROOT, "  model       %s%n", model(s));
     out.printf(
         Locale.ROOT,
@@ -52,17 +64,19 @@ public final class Summary {
     if (u.syncIo()) {
       out.printf(
           Locale.ROOT,
-          "  I/Os        %d preadv2 calls, %d returned a whole block, IOS/call=1/0%n",
+          "  I/Os        %d preadv2 calls, %d returned a whole block%s, IOS/call=1/0%n",
           calls,
-          res.done());
+          res.done(),
+          inFlight);
     } else if (u.aio()) {
       // -S1 wins over -a1 (the branch above)
       out.printf(
           Locale.ROOT,
-          "  I/Os        %d submitted, %d completed (%d reaped, %d left in the aio ring), %d calls"
-              + " of io_submit and io_getevents, IOS/call=%d/%d%n",
+          "  I/Os        %d submitted, %d completed%s (%d reaped, %d left in the aio ring), %d"
+              + " calls of io_submit and io_getevents, IOS/call=%d/%d%n",
           r.accepted(),
           r.completed(),
+          inFlight,
           res.reaps(),
           r.completed() - res.reaps(),
           calls,
@@ -74,10 +88,11 @@ public final class Summary {
       long entered = calls + hung;
       out.printf(
           Locale.ROOT,
-          "  I/Os        %d submitted, %d completed (%d reaped, %d at ring teardown, %d left in the"
-              + " CQ ring), %d io_uring_enter calls%s, IOS/call=%d/%d%n",
+          "  I/Os        %d submitted, %d completed%s (%d reaped, %d at ring teardown, %d left in"
+              + " the CQ ring), %d io_uring_enter calls%s, IOS/call=%d/%d%n",
           r.accepted(),
           r.completed(),
+          inFlight,
           res.reaps(),
           dropped,
           r.completed() - res.reaps() - dropped,
@@ -200,10 +215,29 @@ public final class Summary {
         c.cacheHits(),
         c.mempoolAllocs(),
         c.pruned());
-    out.printf(
-        Locale.ROOT,
-        "  books       %s%n",
-        res.books().balanced() ? BALANCED : "NOT balanced: " + res.books().violations().get(0));
+    out.printf(Locale.ROOT, "  books       %s%n", books(r));
+  }
+
+  /**
+   * The books line: balanced, the first violation, or for a run whose drain was cut, that the
+   * checks of every step balanced and how many of those of a drained run its I/Os in flight left.
+   */
+  static String books(RunReport r) {
+    Books b = r.result().books();
+    if (!b.balanced()) {
+      return "NOT balanced: " + b.violations().get(0);
+    }
+    if (!b.cut()) {
+      return BALANCED;
+    }
+    List<String> left = b.leftInFlight();
+    return "balanced as far as a cut run goes: every check that holds at each step holds;"
+        + " the "
+        + r.inFlight()
+        + " I/Os in flight leave "
+        + left.size()
+        + " of a drained run's checks open"
+        + (left.isEmpty() ? "" : " (the first: " + left.get(0) + ")");
   }
 
   /** The time of each CPU that runs a submitter: what it was spent on, and its I/Os. */
@@ -389,6 +423,15 @@ public final class Summary {
                     "; %d found no driver tag and waited on hctx->dispatch, %d kblockd restarts",
                     d.waited(),
                     d.restarts()));
+  }
+
+  /** Virtual time that ran, in the unit that shows it: s, ms or µs. */
+  static String elapsed(long ns) {
+    return ns >= VirtualTime.NS_PER_SEC
+        ? seconds(ns)
+        : ns >= 1_000_000
+            ? String.format(Locale.ROOT, "%.3f ms", ns / 1e6)
+            : String.format(Locale.ROOT, "%.1f µs", ns / 1e3);
   }
 
   private static String seconds(long ns) {

@@ -328,19 +328,18 @@ public final class HwCtx {
 
   /** Checks that every tag is free and every request idle. */
   public void audit(Books books) {
-    books.checkEqual(
-        0, tags.inUse(), "hctx" + index + ": tags still allocated at the end of the run");
+    books.held(tags.inUse(), "hctx" + index + ": tags still allocated at the end of the run");
     for (Request rq : staticRqs) {
-      books.check(
+      books.drained(
           !rq.allocated(),
           "hctx" + index + ": request tag " + rq.tag() + " still allocated (" + rq.state() + ")");
     }
-    books.checkEqual(dispatched, completed, "hctx" + index + ": requests dispatched vs freed");
+    books.drainedEqual(dispatched, completed, "hctx" + index + ": requests dispatched vs freed");
     if (elevator != null) {
-      books.checkEqual(0, driverTags.inUse(), "hctx" + index + ": driver tags still held");
+      books.held(driverTags.inUse(), "hctx" + index + ": driver tags still held");
       elevator.audit(books, "hctx" + index);
     }
-    books.checkEqual(
+    books.drainedEqual(
         busyCount + requeueCount,
         redispatchedCount,
         "hctx" + index + ": requests turned away (dispatch or requeue list) vs dispatched again");

@@ -262,24 +262,24 @@ public final class IoRingCtx {
   public void audit(Books books, String name) {
     sq.audit(books, name);
     cq.audit(books, name);
-    books.check(
+    books.drained(
         iopollList.isEmpty(),
         name + ": " + iopollList.size() + " io_uring requests still on the IOPOLL list");
-    books.checkEqual(
+    books.drainedEqual(
         reqsAllocated, reqCache.size(), name + ": io_uring requests not back in the request cache");
-    books.checkEqual(submitted, completed, name + ": io_uring requests submitted vs completed");
-    books.check(
+    books.drainedEqual(submitted, completed, name + ": io_uring requests submitted vs completed");
+    books.drained(
         overflowList.isEmpty(),
         name + ": " + overflowList.size() + " CQEs still on the overflow list");
   }
 
   /** What the ring took and posted against what t/io_uring counted done and reaped. */
   public void auditAgainst(Submitter sub, Books books, String name) {
-    books.checkEqual(
+    books.drainedEqual(
         submitted,
         sub.done() + sub.acceptedInHungCall(),
         name + ": SQEs the kernel accepted vs t/io_uring's done");
-    books.checkEqual(
+    books.drainedEqual(
         completed - dropped, sub.reaps() + cqEvents(), name + ": CQEs posted vs reaped");
   }
 }

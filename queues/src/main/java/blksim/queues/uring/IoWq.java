@@ -85,7 +85,7 @@ public final class IoWq {
 
   /** Checks that every request punted was issued, and the worker is asleep. */
   public void audit(Books books, String name) {
-    books.checkEqual(enqueued, issued, name + ": requests punted to io-wq vs issued by it");
-    books.check(work.isEmpty(), name + ": " + work.size() + " requests left on the io-wq list");
+    books.drainedEqual(enqueued, issued, name + ": requests punted to io-wq vs issued by it");
+    books.drained(work.isEmpty(), name + ": " + work.size() + " requests left on the io-wq list");
   }
 }
