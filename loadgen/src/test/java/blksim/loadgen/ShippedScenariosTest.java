@@ -23,7 +23,7 @@ class ShippedScenariosTest {
     try (Stream<Path> s = Files.list(SCENARIOS)) {
       files = s.filter(p -> p.toString().endsWith(".conf")).sorted().toList();
     }
-    assertTrue(files.size() >= 6, "the seeds' and the README's scenarios: " + files);
+    assertTrue(files.size() >= 7, "the seeds' and the README's scenarios: " + files);
     for (Path f : files) {
       Blksim r =
           Blksim.run("run", f.toString(), "--engine", "sequential", "--set", "run.runtime=1ms");
