@@ -64,39 +64,30 @@ class ContainmentTest {
   @Test
   void sigintShouldEndTheRunWithItsSummaryBooksAndJson() throws Exception {
     Path json = dir.resolve("int.json");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
-    cmd.addAll(
-        List.of(
-            "io_uring",
-            "-d32",
-            "-s32",
-            "-c32",
-            "-b512",
-            "-p1",
-            "-r10",
-            "--engine",
-            "sequential",
-            "--json",
-            json.toString(),
-            "/dev/nullb0"));
-    Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("err").toFile()).start();
-    List<String> out = new ArrayList<>();
-    try (BufferedReader in =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null) {
-        out.add(line);
-        if (line.startsWith("IOPS=")
-            && out.stream().filter(l -> l.startsWith("IOPS=")).count() == 1) {
-          Thread.sleep(2_000);
-          new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-        }
-      }
-    }
+    Process p =
+        new ProcessBuilder(
+                blksim(
+                    "io_uring",
+                    "-d32",
+                    "-s32",
+                    "-c32",
+                    "-b512",
+                    "-p1",
+                    "-r10",
+                    "--engine",
+                    "sequential",
+                    "--json",
+                    json.toString(),
+                    "/dev/nullb0"))
+            .redirectError(dir.resolve("err").toFile())
+            .start();
+    List<String> out =
+        linesSignalledAtFirstIops(
+            p,
+            () -> {
+              Thread.sleep(2_000);
+              sigint(p);
+            });
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
     String all = String.join("\n", out);
     String err = Files.readString(dir.resolve("err"));
@@ -111,43 +102,33 @@ class ContainmentTest {
 
   /**
    * SIGINT to four hundred threads 128 deep on 64 tags: their drain would spin in io-wq on -EAGAIN
-   * for a minute of wall time; it is cut after its second, and the summary, JSON and books account
-   * for the I/Os still in flight.
+   * for a minute of wall time; it is cut after half a second, and the summary, JSON and books
+   * account for the I/Os still in flight.
    */
   @Test
   void sigintShouldCutALongDrainAndAccountForWhatWasInFlight() throws Exception {
     Path json = dir.resolve("cut.json");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
-    cmd.addAll(
-        List.of(
-            "io_uring",
-            "--set",
-            "run.runtime=1ms",
-            "-n",
-            "400",
-            "--json",
-            json.toString(),
-            "/dev/nullb0"));
-    Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("err3").toFile()).start();
-    List<String> out = new ArrayList<>();
-    long[] signalled = {0};
-    try (BufferedReader in =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null) {
-        out.add(line);
-        if (line.startsWith("IOPS=") && signalled[0] == 0) {
-          new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-          signalled[0] = System.nanoTime();
-          // without the cut this run drains for a minute: give up well before
-          p.onExit().completeOnTimeout(null, 30, TimeUnit.SECONDS).thenRun(p::destroyForcibly);
-        }
-      }
-    }
+    Process p =
+        new ProcessBuilder(
+                blksim(
+                    "io_uring",
+                    "--set",
+                    "run.runtime=1ms",
+                    "-n",
+                    "400",
+                    "--json",
+                    json.toString(),
+                    "/dev/nullb0"))
+            .redirectError(dir.resolve("err3").toFile())
+            .start();
+    List<String> out =
+        linesSignalledAtFirstIops(
+            p,
+            () -> {
+              sigint(p);
+              // without the cut this run drains for a minute: give up well before
+              p.onExit().completeOnTimeout(null, 30, TimeUnit.SECONDS).thenRun(p::destroyForcibly);
+            });
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
     String all = String.join("\n", out);
     String err = Files.readString(dir.resolve("err3"));
@@ -192,23 +173,56 @@ class ContainmentTest {
             + " io_uring -d32 -r10 --engine sequential /dev/nullb0";
     Process p =
         new ProcessBuilder("sh", "-c", script).redirectError(dir.resolve("err2").toFile()).start();
+    List<String> out =
+        linesSignalledAtFirstIops(
+            p,
+            () -> {
+              sigint(p);
+              // a run that ignores it would go on for its ten virtual seconds: end it
+              p.onExit().completeOnTimeout(null, 30, TimeUnit.SECONDS).thenRun(p::destroyForcibly);
+            });
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
+    String all = String.join("\n", out);
+    assertTrue(out.contains("Exiting on signal"), all);
+    assertEquals(0, p.exitValue(), Files.readString(dir.resolve("err2")) + all);
+  }
+
+  /** The command line that runs blksim's main with {@code args} in a JVM of its own. */
+  private static List<String> blksim(String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  /** What the test does to the run once it prints its first status line. */
+  private interface AtFirstIops {
+    void act() throws Exception;
+  }
+
+  /** {@code p}'s stdout, line by line, with {@code action} done at its first IOPS= line. */
+  private static List<String> linesSignalledAtFirstIops(Process p, AtFirstIops action)
+      throws Exception {
     List<String> out = new ArrayList<>();
+    boolean acted = false;
     try (BufferedReader in =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         out.add(line);
-        if (line.startsWith("IOPS=")
-            && out.stream().filter(l -> l.startsWith("IOPS=")).count() == 1) {
-          new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-          // a run that ignores it would go on for its ten virtual seconds: end it
-          p.onExit().completeOnTimeout(null, 30, TimeUnit.SECONDS).thenRun(p::destroyForcibly);
+        if (line.startsWith("IOPS=") && !acted) {
+          acted = true;
+          action.act();
         }
       }
     }
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended");
-    String all = String.join("\n", out);
-    assertTrue(out.contains("Exiting on signal"), all);
-    assertEquals(0, p.exitValue(), Files.readString(dir.resolve("err2")) + all);
+    return out;
+  }
+
+  private static void sigint(Process p) throws Exception {
+    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
   }
 }
