@@ -255,6 +255,15 @@ public final class Scenario {
         });
   }
 
+  /**
+   * A HOCON file of another kind ({@code what}, e.g. "sweep file"), parsed as a scenario file is: a
+   * missing, unreadable or malformed file is one line naming it.
+   */
+  public static Config readFile(Path path, String what) {
+    readable(path, OneLine.of(path.toString()), what);
+    return parseFile(path);
+  }
+
   /** A HOCON file, parsed; its syntax errors as one line naming it. */
   private static Config parseFile(Path path) {
     String where = OneLine.of(path.toString());

@@ -71,6 +71,8 @@ class ReadmeExamplesTest {
       String a = args.get(i);
       if (a.startsWith("config/") || a.startsWith("docs/")) {
         a = ROOT.resolve(a).toString();
+      } else if (i > 0 && args.get(i - 1).equals("--out")) {
+        a = dir.resolve(a).toString();
       } else if (a.endsWith(".conf") && !Files.exists(ROOT.resolve(a))) {
         a = dir.resolve(a).toString();
       }

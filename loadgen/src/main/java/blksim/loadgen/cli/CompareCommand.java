@@ -9,6 +9,7 @@ import blksim.loadgen.report.CompareReport;
 import blksim.loadgen.report.CsvReport;
 import blksim.loadgen.report.RunDirectory;
 import blksim.loadgen.report.RunReport;
+import blksim.loadgen.sweep.RunPool;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -170,16 +171,18 @@ public final class CompareCommand implements Callable<Integer> {
     BlksimSettings bSettings = variant(profile, args, List.of(), patches, bSets).settings();
     RunDirectory aDir = open(outDir == null ? null : outDir.resolve("A"), aSettings, A_LABEL);
     RunDirectory bDir = open(outDir == null ? null : outDir.resolve("B"), bSettings, bLabel());
-    CompareReport.Variant a =
-        new CompareReport.Variant(A_LABEL, Runner.run(aSettings, quiet, false, aDir));
+    // A, each patch alone and B side by side: each gives the bytes it gives alone
+    List<Side> sides = new ArrayList<>();
+    sides.add(new Side(aSettings, aDir));
+    aloneSettings.forEach(s -> sides.add(new Side(s, null)));
+    sides.add(new Side(bSettings, bDir));
+    List<RunReport> reports = runAll(sides, quiet);
+    CompareReport.Variant a = new CompareReport.Variant(A_LABEL, reports.get(0));
     List<CompareReport.Variant> alone = new ArrayList<>();
     for (int i = 0; i < aloneSettings.size(); i++) {
-      alone.add(
-          new CompareReport.Variant(
-              "A + " + patches.get(i), Runner.run(aloneSettings.get(i), quiet)));
+      alone.add(new CompareReport.Variant("A + " + patches.get(i), reports.get(1 + i)));
     }
-    CompareReport.Variant b =
-        new CompareReport.Variant(bLabel(), Runner.run(bSettings, quiet, false, bDir));
+    CompareReport.Variant b = new CompareReport.Variant(bLabel(), reports.get(reports.size() - 1));
     CompareReport.print(a, alone, b, out);
     List<CsvReport.Row> csvRows = new ArrayList<>();
     csvRows.add(row(a));
@@ -212,6 +215,17 @@ public final class CompareCommand implements Callable<Integer> {
   }
 
   private static final String A_LABEL = "A (baseline)";
+
+  /** One run of a comparison: its settings, and its run directory (null without --out). */
+  private record Side(BlksimSettings settings, RunDirectory dir) {}
+
+  /**
+   * Every side, as many at once as there are cores ({@link RunPool}), in the order given; the first
+   * that failed, in that order, is thrown.
+   */
+  private static List<RunReport> runAll(List<Side> sides, PrintStream quiet) {
+    return RunPool.ofCores().runAll(sides, s -> Runner.run(s.settings(), quiet, false, s.dir()));
+  }
 
   /** What compare's {@code option} is, for the line that refuses it after --. */
   private static String compares(String option) {
@@ -320,14 +334,24 @@ public final class CompareCommand implements Callable<Integer> {
     List<CompareReport.ProfileRow> rows = new ArrayList<>();
     List<RunReport> reports = new ArrayList<>();
     List<CsvReport.Row> csvRows = new ArrayList<>();
+    List<RunDirectory[]> dirs = new ArrayList<>();
+    List<Side> sides = new ArrayList<>();
     for (int i = 0; i < profiles.size(); i++) {
       Path dir = outDir == null ? null : outDir.resolve(profiles.get(i));
       RunDirectory aDir = open(dir == null ? null : dir.resolve("A"), aSettings.get(i), A_LABEL);
       RunDirectory bDir = open(dir == null ? null : dir.resolve("B"), bSettings.get(i), bLabel());
-      CompareReport.Variant a =
-          new CompareReport.Variant(A_LABEL, Runner.run(aSettings.get(i), quiet, false, aDir));
-      CompareReport.Variant b =
-          new CompareReport.Variant(bLabel(), Runner.run(bSettings.get(i), quiet, false, bDir));
+      dirs.add(new RunDirectory[] {aDir, bDir});
+      sides.add(new Side(aSettings.get(i), aDir));
+      sides.add(new Side(bSettings.get(i), bDir));
+    }
+    // every profile's A and B side by side
+    List<RunReport> ran = runAll(sides, quiet);
+    for (int i = 0; i < profiles.size(); i++) {
+      Path dir = outDir == null ? null : outDir.resolve(profiles.get(i));
+      RunDirectory aDir = dirs.get(i)[0];
+      RunDirectory bDir = dirs.get(i)[1];
+      CompareReport.Variant a = new CompareReport.Variant(A_LABEL, ran.get(2 * i));
+      CompareReport.Variant b = new CompareReport.Variant(bLabel(), ran.get(2 * i + 1));
       rows.add(new CompareReport.ProfileRow(profiles.get(i), a, b));
       reports.add(a.report());
       reports.add(b.report());

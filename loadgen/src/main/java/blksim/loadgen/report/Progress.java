@@ -80,7 +80,7 @@ public final class Progress implements AutoCloseable {
    * Whether file descriptor 2 is a terminal: on Linux, what /proc/self/fd/2 links to (a pty or a
    * tty); elsewhere, whether the JVM has a console (stdin and stdout on a terminal).
    */
-  static boolean stderrIsTerminal() {
+  public static boolean stderrIsTerminal() {
     try {
       String target =
           java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();

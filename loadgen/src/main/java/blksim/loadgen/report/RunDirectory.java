@@ -52,15 +52,14 @@ public final class RunDirectory {
     return this;
   }
 
-  /**
-   * Creates {@code dir} if needed and opens its interval log, before the run starts.
-   *
-   * @throws ConfigError naming the directory and why it cannot be written
-   */
   /** The most status intervals a run directory holds: 10,000, 100 us intervals of a 1 s run. */
   static final long MAX_INTERVALS = 10_000;
 
-  public static RunDirectory open(Path dir, BlksimSettings settings) {
+  /**
+   * Refuses what {@link #open} would refuse of {@code settings}, before anything is created: a
+   * blank name, or more status intervals than a run directory holds.
+   */
+  public static void check(Path dir, BlksimSettings settings) {
     if (dir.toString().isBlank()) {
       throw new ConfigError("--out '': give the directory to write, e.g. --out run1");
     }
@@ -85,6 +84,15 @@ public final class RunDirectory {
               + VirtualDuration.text((runtime + MAX_INTERVALS - 1) / MAX_INTERVALS)
               + " or more)");
     }
+  }
+
+  /**
+   * Creates {@code dir} if needed and opens its interval log, before the run starts.
+   *
+   * @throws ConfigError naming the directory and why it cannot be written
+   */
+  public static RunDirectory open(Path dir, BlksimSettings settings) {
+    check(dir, settings);
     try {
       Files.createDirectories(dir);
       if (!Files.isWritable(dir)) {
