@@ -41,7 +41,7 @@ public final class Cli {
     @Override
     public Integer call() {
       throw new ConfigError(
-          "blksim: give a command (io_uring, run, compare, sweep, bench, fuzz, report, profile) or no arguments"
+          "blksim: give a command (io_uring, run, compare, sweep, worker, bench, fuzz, report, profile) or no arguments"
               + " at all");
     }
   }
@@ -64,6 +64,7 @@ public final class Cli {
     cmd.addSubcommand("run", new RunCommand(out, err, reports));
     cmd.addSubcommand("compare", new CompareCommand(out, err));
     cmd.addSubcommand("sweep", new SweepCommand(out, err));
+    cmd.addSubcommand("worker", new WorkerCommand(out, err));
     cmd.addSubcommand("bench", new BenchCommand(out, err));
     cmd.addSubcommand("fuzz", new FuzzCommand(out, err));
     cmd.addSubcommand("report", new ReportCommand(out));

@@ -1,9 +1,14 @@
 package blksim.loadgen.cli;
 
+import akka.actor.typed.ActorSystem;
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
 import blksim.config.OneLine;
 import blksim.config.Scenario;
+import blksim.loadgen.cluster.ClusterNode;
+import blksim.loadgen.cluster.Coordinator;
+import blksim.loadgen.cluster.NodeAddress;
+import blksim.loadgen.cluster.Transport;
 import blksim.loadgen.report.Progress;
 import blksim.loadgen.report.RunDirectory;
 import blksim.loadgen.report.SweepHtml;
@@ -26,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -70,6 +76,27 @@ public final class SweepCommand implements Callable<Integer> {
   boolean force;
 
   @Option(
+      names = "--cluster",
+      paramLabel = "HOST:PORT",
+      description =
+          "Coordinate the sweep on an Akka Cluster bound to HOST:PORT: workers that join it"
+              + " (blksim worker --join HOST:PORT) compute the points (docs/cluster.md).")
+  String cluster;
+
+  @Option(
+      names = "--key-store",
+      paramLabel = "FILE",
+      description =
+          "With --cluster: a PKCS12 key store (password in BLKSIM_KEY_STORE_PASSWORD), TLS with"
+              + " mutual authentication; every node holds the same one.")
+  Path keyStore;
+
+  @Option(
+      names = "--insecure-plain-tcp",
+      description = "With --cluster: plain TCP on an address other than loopback (a warning).")
+  boolean insecurePlain;
+
+  @Option(
       names = "--list",
       description =
           "Print each point's key and command line, and whether it is computed, and run nothing.")
@@ -90,6 +117,24 @@ public final class SweepCommand implements Callable<Integer> {
     Boolean progressWanted = Progress.wanted(System.getenv("BLKSIM_PROGRESS"));
     SweepFile sweep = SweepFile.read(file);
     Path dir = outDir != null ? outDir : Path.of(defaultName(file));
+    if (cluster == null && (keyStore != null || insecurePlain)) {
+      throw new ConfigError(
+          "blksim sweep: "
+              + (keyStore != null ? "--key-store" : "--insecure-plain-tcp")
+              + " is for --cluster HOST:PORT");
+    }
+    NodeAddress clusterAddress =
+        cluster == null ? null : NodeAddress.parse(cluster, "--cluster", false);
+    Transport transport =
+        clusterAddress == null
+            ? null
+            : Transport.of(
+                keyStore,
+                insecurePlain,
+                System.getenv(Transport.PASSWORD_ENV),
+                clusterAddress.loopback("--cluster"),
+                "--cluster " + clusterAddress,
+                err);
     List<Point> points = sweep.points(optionsOf(sweep.command()));
     // every point resolved, and so checked, before anything runs
     List<PointKey> keys = new ArrayList<>();
@@ -128,16 +173,20 @@ public final class SweepCommand implements Callable<Integer> {
             todo.size(),
             distinct - todo.size());
     List<PointKey> work = new ArrayList<>(todo.values());
-    List<RunPool.Done<PointResult>> done =
-        new RunPool(j).runAll(work, k -> PointRunner.compute(k, store, force), progress::done);
-    progress.close();
-    for (RunPool.Done<PointResult> d : done) {
-      if (d.failure() instanceof PointRunner.Failed f) {
-        failures.put(work.get(d.index()).hex(), f.getMessage());
-      } else {
-        d.get();
+    if (clusterAddress != null) {
+      failures.putAll(onCluster(work, store, clusterAddress, transport, progress));
+    } else {
+      List<RunPool.Done<PointResult>> done =
+          new RunPool(j).runAll(work, k -> PointRunner.compute(k, store, force), progress::done);
+      for (RunPool.Done<PointResult> d : done) {
+        if (d.failure() instanceof PointRunner.Failed f) {
+          failures.put(work.get(d.index()).hex(), f.getMessage());
+        } else {
+          d.get();
+        }
       }
     }
+    progress.close();
     List<SweepTable.Row> rows = new ArrayList<>();
     for (int i = 0; i < points.size(); i++) {
       PointKey k = keys.get(i);
@@ -171,6 +220,54 @@ public final class SweepCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * The points of {@code work} computed by the workers of a cluster that this process coordinates;
+   * returns the failures (key to why).
+   */
+  private Map<String, String> onCluster(
+      List<PointKey> work,
+      PointStore store,
+      NodeAddress address,
+      Transport transport,
+      SweepProgress progress) {
+    CompletableFuture<Map<String, String>> finished = new CompletableFuture<>();
+    int[] stored = {0};
+    ActorSystem<Coordinator.Command> system =
+        ClusterNode.start(
+            Coordinator.create(
+                work,
+                store,
+                force,
+                err,
+                key -> {
+                  stored[0]++;
+                  err.println(
+                      "blksim sweep: point " + key + " in (" + stored[0] + "/" + work.size() + ")");
+                  err.flush();
+                  progress.done(null);
+                },
+                finished),
+            ClusterNode.config(address, address, transport, true));
+    err.println(
+        "blksim sweep: "
+            + work.size()
+            + " points to compute; coordinating at "
+            + address
+            + " (blksim worker --join "
+            + address
+            + (transport.tls() ? " --key-store FILE" : "")
+            + ")");
+    err.flush();
+    Map<String, String> failures = finished.join();
+    // leave the cluster, so that the workers see the coordinator go and stop
+    akka.actor.CoordinatedShutdown.get(system)
+        .runAll(akka.actor.CoordinatedShutdown.clusterLeavingReason())
+        .toCompletableFuture()
+        .join();
+    system.getWhenTerminated().toCompletableFuture().join();
+    return failures;
   }
 
   /** The key of {@code p}, once its command line and settings are read; bad input is one line. */
