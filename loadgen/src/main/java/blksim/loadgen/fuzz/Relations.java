@@ -3,6 +3,10 @@ package blksim.loadgen.fuzz;
 import blksim.config.Patch;
 import blksim.loadgen.report.RunReport;
 import blksim.queues.cost.KernelFn;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -25,14 +29,22 @@ import java.util.Set;
  *       queue_rq or BLOCK_SOFTIRQ; no fault) with no io-wq worker, a queue that ran mq-deadline
  *       runs at least as fast with none;
  *   <li>{@code seed-free}: while no random source is active (one tag per hctx, see {@link
- *       #seedFree}), {@code --seed} changes nothing but the seed the summary names.
+ *       #seedFree}), {@code --seed} changes nothing but the seed the summary names;
+ *   <li>{@code sweep-as-alone}: a sweep file whose base is the case, over its seed and another,
+ *       runs, and each point's {@code summary.json} is the JSON of the point's own command line run
+ *       alone (but for the wall time).
  * </ul>
  */
 final class Relations {
   /** The relations, in the order case numbers cycle through them. */
   static final List<String> NAMES =
       List.of(
-          "patch-removes-work", "double-cpus", "longer-completion", "no-scheduler", "seed-free");
+          "patch-removes-work",
+          "double-cpus",
+          "longer-completion",
+          "no-scheduler",
+          "seed-free",
+          "sweep-as-alone");
 
   /** Patches that only take work out of the path, whatever the CPU. */
   private static final List<Patch> REMOVE_WORK =
@@ -71,6 +83,7 @@ final class Relations {
           case "longer-completion" ->
               "2".equals(c.get("nb:irqmode")) ? longerCompletion(c) : Result.SKIP;
           case "no-scheduler" -> noScheduler(c, a);
+          case "sweep-as-alone" -> sweepAsAlone(c);
           default -> seedFree(c, ran);
         };
     if (!result.applies()) {
@@ -348,6 +361,81 @@ final class Relations {
             + " with no random source: "
             + Outcome.of(0, x, "", null).firstDifference(Outcome.of(0, y, "", null)));
   }
+
+  /**
+   * A sweep of the case over its seed and the next: it runs, and each point's {@code summary.json}
+   * is what the point's command line writes alone with {@code --json}, wall time aside.
+   */
+  private Result sweepAsAlone(Case c) {
+    Path dir = null;
+    try {
+      dir = Files.createTempDirectory("blksim-fuzz-sweep");
+      List<String> base = new ArrayList<>(c.args());
+      base.addAll(List.of("--engine", "sequential"));
+      StringBuilder words = new StringBuilder();
+      for (String w : base) {
+        words
+            .append(words.length() == 0 ? "" : ", ")
+            .append(
+                com.typesafe.config.ConfigValueFactory.fromAnyRef(w)
+                    .render(com.typesafe.config.ConfigRenderOptions.concise()));
+      }
+      String seed = c.get("--seed") == null ? "1" : c.get("--seed");
+      String other = String.valueOf(Long.parseLong(seed) + 1);
+      Path file = dir.resolve("sweep.conf");
+      Files.writeString(
+          file, "base = [" + words + "]\naxes { seed = [" + seed + ", " + other + "] }\n");
+      Path out = dir.resolve("out");
+      Outcome s =
+          PLAIN.run(List.of("sweep", file.toString(), "--out", out.toString(), "--jobs", "1"));
+      if (s.exit() != 0) {
+        return new Result(
+            true, "a sweep of a case that runs ended with exit " + s.exit() + ": " + s.errLine());
+      }
+      List<String> rows = Files.readAllLines(out.resolve("results.csv"));
+      for (int i = 1; i < rows.size(); i++) {
+        String key = rows.get(i).split(",")[1];
+        String point = i == 1 ? seed : other;
+        Path json = dir.resolve("alone-" + i + ".json");
+        Outcome alone =
+            sequential.run(c.with("--seed", point).with("--json", json.toString()).args());
+        if (alone.exit() != 0) {
+          return new Result(true, "--seed " + point + " alone ended with exit " + alone.exit());
+        }
+        String a = withoutWall(Files.readString(json));
+        String b =
+            withoutWall(
+                Files.readString(out.resolve("points").resolve(key).resolve("summary.json")));
+        if (!a.equals(b)) {
+          return new Result(
+              true,
+              "sweep point --seed "
+                  + point
+                  + " differs from its command alone: "
+                  + Outcome.of(0, a, "", null).firstDifference(Outcome.of(0, b, "", null)));
+        }
+      }
+      return Result.HOLDS;
+    } catch (IOException e) {
+      return new Result(true, "the sweep's files: " + e.getMessage());
+    } finally {
+      if (dir != null) {
+        try {
+          blksim.loadgen.sweep.PointStore.deleteTree(dir);
+        } catch (IOException e) {
+          // a temporary directory left behind
+        }
+      }
+    }
+  }
+
+  /** A summary without its two wall-time figures, which no two runs share. */
+  private static String withoutWall(String json) {
+    return json.replaceAll("(?m)^.*\"(wall_sec|sim_ios_per_wall_sec)\".*\n", "");
+  }
+
+  /** This build, with nothing added to its command lines: the sweep command takes no --engine. */
+  private static final Build PLAIN = new ThisBuild(List.of());
 
   /** Whether a fault-injection string draws random numbers: a probability between 0 and 100. */
   private static boolean randomFaults(String attr) {

@@ -86,6 +86,11 @@ public final class PointStore {
     }
   }
 
+  /** Deletes {@code p} and everything under it. */
+  public static void deleteTree(Path p) throws IOException {
+    delete(p);
+  }
+
   static void delete(Path p) throws IOException {
     if (!Files.exists(p)) {
       return;

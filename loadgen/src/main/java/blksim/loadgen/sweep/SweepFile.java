@@ -106,9 +106,9 @@ public final class SweepFile {
     return axes;
   }
 
-  /** The base command line, as the file gives it. */
+  /** The base command line, its words quoted where a shell would split them. */
   public String base() {
-    return String.join(" ", base);
+    return new Point(0, List.of(), base).commandLine().substring("blksim ".length());
   }
 
   /** The command of the base: io_uring or run. */
@@ -232,24 +232,71 @@ public final class SweepFile {
   }
 
   private static List<String> base(Config file, String where) {
-    if (!file.hasPath("base") || file.getValue("base").valueType() != ConfigValueType.STRING) {
-      throw new ConfigError(
-          where
-              + ": base must be a command line as a string, e.g. base = \"io_uring -d32 -s32 -c32"
-              + " -b512 -p1 /dev/nullb0\" or base = \"run config/scenarios/default.conf\"");
+    String forms =
+        ": base must be a command line, as a string (base = \"io_uring -d32 -s32 -c32 -b512 -p1"
+            + " /dev/nullb0\", quoted words as a shell takes them) or a list of words (base ="
+            + " [io_uring, -d32, /dev/nullb0]), starting with io_uring or run";
+    if (!file.hasPath("base")) {
+      throw new ConfigError(where + forms);
     }
+    ConfigValue v = file.getValue("base");
     List<String> words = new ArrayList<>();
-    for (String w : file.getString("base").trim().split("\\s+")) {
-      if (!w.isEmpty()) {
-        words.add(w);
+    if (v.valueType() == ConfigValueType.STRING) {
+      words = words(where, (String) v.unwrapped());
+    } else if (v.valueType() == ConfigValueType.LIST) {
+      for (ConfigValue w : (ConfigList) v) {
+        if (w.valueType() == ConfigValueType.OBJECT
+            || w.valueType() == ConfigValueType.LIST
+            || w.valueType() == ConfigValueType.NULL) {
+          throw new ConfigError(where + forms);
+        }
+        words.add(render(w));
       }
+    } else {
+      throw new ConfigError(where + forms);
     }
     if (words.isEmpty() || !(words.get(0).equals("io_uring") || words.get(0).equals("run"))) {
       throw new ConfigError(
           where
               + ": base "
-              + OneLine.quoted(OneLine.clipped(file.getString("base")))
+              + OneLine.quoted(OneLine.clipped(String.join(" ", words)))
               + " must start with io_uring or run");
+    }
+    return words;
+  }
+
+  /** The words of a command line: split on blanks, with '...' and "..." quoting as in a shell. */
+  static List<String> words(String where, String line) {
+    List<String> words = new ArrayList<>();
+    StringBuilder w = new StringBuilder();
+    boolean any = false;
+    char quote = 0;
+    for (char c : line.toCharArray()) {
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        } else {
+          w.append(c);
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+        any = true;
+      } else if (Character.isWhitespace(c)) {
+        if (any) {
+          words.add(w.toString());
+        }
+        w.setLength(0);
+        any = false;
+      } else {
+        w.append(c);
+        any = true;
+      }
+    }
+    if (quote != 0) {
+      throw new ConfigError(where + ": base has a " + quote + " that is never closed");
+    }
+    if (any) {
+      words.add(w.toString());
     }
     return words;
   }

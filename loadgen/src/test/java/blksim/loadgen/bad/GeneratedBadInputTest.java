@@ -152,6 +152,101 @@ class GeneratedBadInputTest {
     return BadInputs.patchFile();
   }
 
+  @Property(tries = 300, seed = "20261206")
+  void sweepFilesShouldRunOrBeRefusedInOneLine(@ForAll("sweepFiles") String sweep)
+      throws IOException {
+    Path dir = Files.createTempDirectory("blksim-sweep");
+    try {
+      Path file = dir.resolve("s.conf");
+      Files.write(file, sweep.getBytes(StandardCharsets.UTF_8));
+      check(
+          List.of("sweep", file.toString(), "--out", dir.resolve("out").toString(), "--jobs", "1"));
+    } finally {
+      blksim.loadgen.sweep.PointStore.deleteTree(dir);
+    }
+  }
+
+  /**
+   * Sweep files, mostly plausible: a base (good, or not a command), short sequential runs, one or
+   * two axes of a known or unknown name with values from lists, ranges and objects of numbers good
+   * and bad, sometimes zipped, sometimes with a key that a sweep file does not have.
+   */
+  @Provide
+  Arbitrary<String> sweepFiles() {
+    Arbitrary<String> base =
+        Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(
+                8, Arbitraries.just("base = \"io_uring -d8 -s8 -c8 -b512 -p1 /dev/nullb0\"")),
+            net.jqwik.api.Tuple.of(
+                1,
+                Arbitraries.of("base = \"fio job.fio\"", "base = 3", "base = \"io_uring 'x\"", "")),
+            net.jqwik.api.Tuple.of(1, Arbitraries.just("base = [io_uring, -d8, /dev/nullb0]")));
+    Arbitrary<String> name =
+        Arbitraries.of(
+            "cpus",
+            "patches",
+            "profile",
+            "kernel",
+            "seed",
+            "null-blk",
+            "\"-d\"",
+            "\"-b\"",
+            "\"-n\"",
+            "\"--cpus\"",
+            "io-uring.depth",
+            "queue.nomerges",
+            "depth",
+            "\"-q\"",
+            "\"--out\"",
+            "null-blk.irqmode");
+    Arbitrary<String> value = BadInputs.number().map(GeneratedBadInputTest::hoconString);
+    Arbitrary<String> values =
+        Arbitraries.oneOf(
+            value.list().ofMinSize(0).ofMaxSize(2).map(l -> "[" + String.join(", ", l) + "]"),
+            Combinators.combine(BadInputs.number(), BadInputs.number())
+                .as((a, b) -> "\"" + a.strip() + ".." + b.strip() + "\"")
+                .map(v -> v.replace("\n", "")),
+            Arbitraries.of(
+                "{ from = 1, to = 2 }",
+                "{ from = 1, to = 4, times = 2 }",
+                "{ from = 2, to = 1 }",
+                "{ to = 2 }",
+                "[[1]]",
+                "[\"\"]",
+                "{}",
+                "\"bdev-cache-in-file\"",
+                "[begunkov-2021, nosuch]",
+                "[\"5.15\", \"6.1\"]",
+                "[\"irqmode=0\", \"irqmode=9\"]"));
+    Arbitrary<String> axis = Combinators.combine(name, values).as((n, v) -> "  " + n + " = " + v);
+    Arbitrary<String> extra =
+        Arbitraries.of(
+            "",
+            "",
+            "",
+            "combine = zip",
+            "combine = all",
+            "sets = 1",
+            "set = 3",
+            "patch-files = [nosuch.conf]");
+    return Combinators.combine(base, axis.list().ofMinSize(0).ofMaxSize(2), extra)
+        .as(GeneratedBadInputTest::sweepText);
+  }
+
+  private static String hoconString(String v) {
+    return com.typesafe.config.ConfigValueFactory.fromAnyRef(v)
+        .render(com.typesafe.config.ConfigRenderOptions.concise());
+  }
+
+  private static String sweepText(String base, List<String> axes, String extra) {
+    return base
+        + "\nset { run.runtime = 20us, engine.kind = sequential }\n"
+        + extra
+        + "\naxes {\n"
+        + String.join("\n", axes)
+        + "\n}\n";
+  }
+
   private static int[] run(String[] argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {

@@ -94,6 +94,22 @@ class SweepFileTest {
   }
 
   @Test
+  void aBaseIsShellWordsOrAListOfWords() {
+    assertEquals(
+        List.of("io_uring", "--null-blk", "a=1 b=2", "--dm-table", "0 8 linear x 0", "/dev/nullb0"),
+        args("base = \"io_uring --null-blk 'a=1 b=2' --dm-table \\\"0 8 linear x 0\\\" /dev/nullb0\"\naxes { seed = [1] }")
+            .get(0)
+            .subList(0, 6));
+    assertEquals(
+        List.of("io_uring", "--null-blk", "a=1 b=2", "/dev/nullb0", "--seed", "1"),
+        args("base = [io_uring, --null-blk, \"a=1 b=2\", /dev/nullb0]\naxes { seed = [1] }")
+            .get(0));
+    ConfigError e =
+        assertThrows(ConfigError.class, () -> sweep("base = \"io_uring 'x\"\naxes { seed = [1] }"));
+    assertTrue(e.getMessage().contains("never closed"), e.getMessage());
+  }
+
+  @Test
   void cpusAreThreadsAndOneSubmitAndOnePollQueueEach() {
     assertEquals(
         List.of(
