@@ -11,7 +11,7 @@ import java.util.List;
  * {@code report.html} of a sweep directory ({@code blksim sweep --out DIR}): IOPS, p99 latency and
  * CPU time per I/O against each axis, one line for each value of the other axes, and for a patches
  * axis each patch set's change from the first value. One self-contained page, uPlot inlined as in a
- * run's report; the page's table links each point's own run directory.
+ * run's report; the page's table names each point's own run directory.
  */
 public final class SweepHtml {
   private SweepHtml() {}
