@@ -22,7 +22,11 @@ import org.slf4j.LoggerFactory;
  * queue.
  */
 public final class AkkaEngine implements Engine {
-  private static final String QUIET =
+  /**
+   * Akka's own logging and shutdown hooks off, for every actor system blksim starts: the report's
+   * bytes are the only output, and a fatal error ends a run with one line, not the JVM.
+   */
+  public static final String QUIET =
       "akka.loglevel = WARNING\n"
           + "akka.stdout-loglevel = OFF\n"
           + "akka.log-dead-letters = off\n"

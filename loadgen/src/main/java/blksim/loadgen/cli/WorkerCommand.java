@@ -112,7 +112,7 @@ public final class WorkerCommand implements Callable<Integer> {
     err.flush();
     system.getWhenTerminated().toCompletableFuture().join();
     runs.shutdownNow();
-    PointStoreCleanup.delete(local);
+    PointStore.deleteTree(local);
     out.flush();
     return exit.get();
   }
@@ -129,18 +129,5 @@ public final class WorkerCommand implements Callable<Integer> {
     Thread t = new Thread(r, "blksim-worker-run");
     t.setDaemon(true);
     return t;
-  }
-
-  /** Deletes a worker's own directory once it ends. */
-  static final class PointStoreCleanup {
-    private PointStoreCleanup() {}
-
-    static void delete(Path dir) throws IOException {
-      try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
-        for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
-          Files.deleteIfExists(p);
-        }
-      }
-    }
   }
 }

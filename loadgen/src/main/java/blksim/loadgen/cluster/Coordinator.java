@@ -177,16 +177,7 @@ public final class Coordinator {
     }
 
     private Behavior<Command> onDone(PointDone d) {
-      String refused = here.mismatch(d.versions());
-      if (refused != null) {
-        log.println(
-            "blksim sweep: refused point "
-                + d.key()
-                + " from worker "
-                + d.worker()
-                + ": "
-                + refused);
-        d.ack().tell(new Worker.PointRefused(d.key(), refused));
+      if (refused(d.versions(), d.key(), d.worker(), d.ack())) {
         return Behaviors.same();
       }
       if (pending.contains(d.key())) {
@@ -204,16 +195,7 @@ public final class Coordinator {
     }
 
     private Behavior<Command> onFailed(PointFailed f) {
-      String refused = here.mismatch(f.versions());
-      if (refused != null) {
-        log.println(
-            "blksim sweep: refused point "
-                + f.key()
-                + " from worker "
-                + f.worker()
-                + ": "
-                + refused);
-        f.ack().tell(new Worker.PointRefused(f.key(), refused));
+      if (refused(f.versions(), f.key(), f.worker(), f.ack())) {
         return Behaviors.same();
       }
       if (pending.remove(f.key())) {
@@ -222,6 +204,19 @@ public final class Coordinator {
       }
       f.ack().tell(new Worker.PointStored(f.key()));
       return finishedYet();
+    }
+
+    /**
+     * Whether {@code versions} are another build's: then the worker is told so, with a line here.
+     */
+    private boolean refused(
+        Versions versions, String key, String worker, ActorRef<Worker.Command> ack) {
+      String why = here.mismatch(versions);
+      if (why != null) {
+        log.println("blksim sweep: refused point " + key + " from worker " + worker + ": " + why);
+        ack.tell(new Worker.PointRefused(key, why));
+      }
+      return why != null;
     }
 
     private Behavior<Command> finishedYet() {

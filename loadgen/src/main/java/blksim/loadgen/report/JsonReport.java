@@ -213,7 +213,7 @@ public final class JsonReport {
     b.append("  ").append(quote(key)).append(": ").append(value).append(",\n");
   }
 
-  static String quote(String s) {
+  public static String quote(String s) {
     StringBuilder b = new StringBuilder(s.length() + 2).append('"');
     for (char c : s.toCharArray()) {
       switch (c) {

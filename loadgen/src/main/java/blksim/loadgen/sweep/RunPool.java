@@ -26,15 +26,6 @@ import org.slf4j.LoggerFactory;
  * never on the stream's dispatcher.
  */
 public final class RunPool {
-  private static final String QUIET =
-      "akka.loglevel = WARNING\n"
-          + "akka.stdout-loglevel = OFF\n"
-          + "akka.log-dead-letters = off\n"
-          + "akka.log-dead-letters-during-shutdown = off\n"
-          + "akka.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
-          + "akka.jvm-shutdown-hooks = off\n"
-          + "akka.jvm-exit-on-fatal-error = off\n";
-
   private final int slots;
 
   /**
@@ -91,7 +82,9 @@ public final class RunPool {
     // SLF4J must be initialised before Akka's threads log, or it prints a "replay" warning.
     LoggerFactory.getILoggerFactory();
     ExecutorService workers = Executors.newFixedThreadPool(slots, RunPool::daemon);
-    Config config = ConfigFactory.parseString(QUIET).withFallback(ConfigFactory.load());
+    Config config =
+        ConfigFactory.parseString(blksim.actors.engine.AkkaEngine.QUIET)
+            .withFallback(ConfigFactory.load());
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "blksim-runs", config);
     try {
       Source.from(specs)

@@ -185,23 +185,7 @@ public final class SweepTable {
     return String.join(",", out);
   }
 
-  static String q(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    return b.append('"').toString();
+  private static String q(String s) {
+    return blksim.loadgen.report.JsonReport.quote(s);
   }
 }
