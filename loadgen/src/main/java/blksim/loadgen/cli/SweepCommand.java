@@ -262,11 +262,29 @@ public final class SweepCommand implements Callable<Integer> {
     err.flush();
     Map<String, String> failures = finished.join();
     // leave the cluster, so that the workers see the coordinator go and stop
-    akka.actor.CoordinatedShutdown.get(system)
-        .runAll(akka.actor.CoordinatedShutdown.clusterLeavingReason())
-        .toCompletableFuture()
-        .join();
-    system.getWhenTerminated().toCompletableFuture().join();
+    // (bounded: a leave that never converges, say with a dead worker not yet downed, must not
+    // keep a finished sweep from printing its table)
+    try {
+      akka.actor.CoordinatedShutdown.get(system)
+          .runAll(akka.actor.CoordinatedShutdown.clusterLeavingReason())
+          .toCompletableFuture()
+          .get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      err.println("blksim sweep: leaving the cluster took over 30 s; stopping without it");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    system.terminate();
+    try {
+      system
+          .getWhenTerminated()
+          .toCompletableFuture()
+          .get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      err.println("blksim sweep: the cluster node did not stop within 30 s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     return failures;
   }
 
