@@ -177,12 +177,47 @@ public final class Scenario {
   }
 
   private static Config parse(String text, String origin) {
-    return guarded(
-        OneLine.of(origin),
-        () ->
-            ConfigFactory.parseString(
-                text, ConfigParseOptions.defaults().setOriginDescription(origin)));
+    String what = OneLine.of(origin);
+    return shallow(
+        guarded(
+            what,
+            () ->
+                ConfigFactory.parseString(
+                    text, ConfigParseOptions.defaults().setOriginDescription(origin))),
+        what);
   }
+
+  /**
+   * How deep a layer may nest: objects, lists and the parts of a dotted path each count a level.
+   * {@code reference.conf} nests 7 deep; the limit is checked on what was read, so that input is
+   * refused or taken the same way on every run, whether or not the JIT has compiled the parser yet
+   * (an interpreted parser overflows the stack some thousand levels down, a compiled one further).
+   */
+  static final int MAX_DEPTH = 100;
+
+  private static Config shallow(Config layer, String what) {
+    java.util.ArrayDeque<ConfigValue> level = new java.util.ArrayDeque<>(List.of(layer.root()));
+    for (int depth = 0; !level.isEmpty(); depth++) {
+      if (depth > MAX_DEPTH) {
+        throw new ConfigError(what + ": " + TOO_DEEP);
+      }
+      java.util.ArrayDeque<ConfigValue> next = new java.util.ArrayDeque<>();
+      for (ConfigValue v : level) {
+        if (v instanceof com.typesafe.config.ConfigObject) {
+          next.addAll(((com.typesafe.config.ConfigObject) v).values());
+        } else if (v instanceof com.typesafe.config.ConfigList) {
+          next.addAll((com.typesafe.config.ConfigList) v);
+        }
+      }
+      level = next;
+    }
+    return layer;
+  }
+
+  private static final String TOO_DEEP =
+      "nested too deeply to read (HOCON objects, lists or dotted paths more than "
+          + MAX_DEPTH
+          + " levels deep)";
 
   /**
    * {@code work} with Typesafe Config's failures as one line each; a value nested so deep that
@@ -194,10 +229,7 @@ public final class Scenario {
     } catch (ConfigException e) {
       throw new ConfigError(OneLine.of(ConfigNames.oneLine(e)));
     } catch (StackOverflowError e) {
-      throw new ConfigError(
-          what
-              + ": nested too deeply to read (HOCON objects, lists or dotted paths hundreds of"
-              + " levels deep)");
+      throw new ConfigError(what + ": " + TOO_DEEP);
     }
   }
 
@@ -268,7 +300,7 @@ public final class Scenario {
   private static Config parseFile(Path path) {
     String where = OneLine.of(path.toString());
     try {
-      return guarded(where, () -> parseStrictly(path, where));
+      return shallow(guarded(where, () -> parseStrictly(path, where)), where);
     } catch (ConfigException.IO e) {
       throw new ConfigError(where + ": cannot read it" + reason(e.getCause()));
     }

@@ -103,6 +103,17 @@ class CheckedReaderTest {
   }
 
   @Test
+  void theDepthLimitShouldNotDependOnTheStack() {
+    // blksim.run.seed is 3 levels: a list k deep puts its innermost at 2 + k
+    String within = "[".repeat(Scenario.MAX_DEPTH - 2) + "]".repeat(Scenario.MAX_DEPTH - 2);
+    assertTrue(refused("run.seed=" + within).contains("is not a number"));
+    String beyond = "[".repeat(Scenario.MAX_DEPTH - 1) + "]".repeat(Scenario.MAX_DEPTH - 1);
+    assertTrue(refused("run.seed=" + beyond).contains("nested too deeply"));
+    String dotted = "x" + ".x".repeat(Scenario.MAX_DEPTH);
+    assertTrue(refused(dotted + "=1").contains("nested too deeply"));
+  }
+
+  @Test
   void echoedValuesShouldBeEscaped() {
     String m = refused("engine.kind=\"a\\u001b[31mb\\nc\"");
     assertTrue(m.contains("'a\\u001b[31mb\\nc'"), m);
