@@ -16,7 +16,7 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.time.CfsSlice;
+import blksim.queues.sched.CfsSlice;
 import blksim.queues.uring.IoKiocb;
 import blksim.queues.uring.IoWq;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import blksim.actors.engine.SimRef;
 import blksim.actors.hctx.HctxPaths;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.time.CfsSlice;
+import blksim.queues.sched.CfsSlice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

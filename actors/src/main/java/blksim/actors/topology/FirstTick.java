@@ -3,7 +3,7 @@ package blksim.actors.topology;
 import blksim.actors.cpu.Cpu;
 import blksim.config.BlksimSettings;
 import blksim.config.InterferenceSettings;
-import blksim.queues.time.CfsSlice;
+import blksim.queues.sched.CfsSlice;
 import blksim.queues.time.VirtualTime;
 
 /**

@@ -1,8 +1,8 @@
-package blksim.queues.time;
+package blksim.queues.sched;
 
 /**
- * The CFS time slice of a task that shares its CPU with one other runnable task of the same weight,
- * and the scheduler tick that ends it (kernel/sched/fair.c, 5.16).
+ * The CFS time slice of a task that shares its CPU with one other runnable task of the same weight
+ * ({@link CfsRq#schedSlice}), and the scheduler tick that ends it (kernel/sched/fair.c, 5.16).
  *
  * <p>{@code sched_slice} gives each of {@code nr_running} tasks its share of {@code __sched_period}
  * (with two tasks: half of {@code sysctl_sched_latency}), at least {@code
@@ -13,15 +13,6 @@ package blksim.queues.time;
  * ideal_runtime}). The ticks come every period from a phase of the CPU's own.
  */
 public final class CfsSlice {
-  /** {@code normalized_sysctl_sched_latency}: 6 ms. */
-  public static final long SCHED_LATENCY_NS = 6_000_000L;
-
-  /** {@code normalized_sysctl_sched_min_granularity}: 0.75 ms. */
-  public static final long SCHED_MIN_GRANULARITY_NS = 750_000L;
-
-  /** {@code sched_nr_latency}: up to this many tasks share one latency period. */
-  static final int SCHED_NR_LATENCY = 8;
-
   private final long slicePs;
   private final long tickPeriodPs;
   private final long tickPhasePs;
@@ -36,20 +27,11 @@ public final class CfsSlice {
       throw new IllegalArgumentException(
           "CPUs " + onlineCpus + ", tick period " + tickPeriodPs + " ps, phase " + tickPhasePs);
     }
-    long factor = factor(onlineCpus);
-    int nrRunning = 2;
-    // __sched_period: the latency while nr_running <= sched_nr_latency
-    long period = SCHED_LATENCY_NS * factor;
-    long slice = Math.max(period / nrRunning, SCHED_MIN_GRANULARITY_NS * factor);
-    this.slicePs = VirtualTime.ps(slice);
+    CfsRq rq = new CfsRq(onlineCpus);
+    rq.fork("task", 0);
+    this.slicePs = rq.schedSlice(rq.fork("other", 0)); // sched_slice, with two runnable
     this.tickPeriodPs = tickPeriodPs;
     this.tickPhasePs = tickPhasePs;
-  }
-
-  /** {@code get_update_sysctl_factor} under SCHED_TUNABLESCALING_LOG. */
-  static long factor(int onlineCpus) {
-    int cpus = Math.min(onlineCpus, 8);
-    return 1 + (31 - Integer.numberOfLeadingZeros(cpus));
   }
 
   /** The task's slice, in ps. */

@@ -1,8 +1,9 @@
-package blksim.queues.time;
+package blksim.queues.sched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import blksim.queues.time.VirtualTime;
 import org.junit.jupiter.api.Test;
 
 class CfsSliceTest {
