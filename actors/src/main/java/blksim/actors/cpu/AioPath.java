@@ -188,7 +188,7 @@ final class AioPath implements ThreadLoop {
   /** io_submit returns to user space. */
   private void submitted(long t, Outbox out) {
     returned = Returned.FROM_IO_SUBMIT;
-    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
+    send(Phase.RETURN, c.self, new Cpu.Resume(t, c.slot), out);
   }
 
   /** In user space after a syscall: reap what io_getevents gave, then wait for more or loop. */
@@ -242,7 +242,7 @@ final class AioPath implements ThreadLoop {
     events = ctx.readEvents(toWait);
     t += c.charge(CpuTime.SUBMIT, KernelFn.AIO_READ_EVENTS_RING, events.size());
     returned = Returned.FROM_IO_GETEVENTS;
-    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
+    send(Phase.RETURN, c.self, new Cpu.Resume(t, c.slot), out);
   }
 
   private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {

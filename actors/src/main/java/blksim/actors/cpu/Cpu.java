@@ -20,8 +20,10 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * One CPU running one t/io_uring submitter thread: user space ({@link Submitter}), the kernel side
- * of its ring ({@link IoRingCtx}, fs/io_uring.c) and the raw block device file (block/fops.c).
+ * One CPU running t/io_uring submitter threads ({@link Task}s, one or more): user space ({@link
+ * Submitter}), the kernel side of their rings ({@link IoRingCtx}, fs/io_uring.c) and the raw block
+ * device file (block/fops.c). Several threads on one CPU take turns as its run queue says ({@link
+ * CpuSchedule}, {@link blksim.queues.sched.CfsRq}).
  *
  * <p>The CPU is a non-preemptive server: its execution travels with the messages it sends. A call
  * into the bioset, a hardware queue or the device is a message carrying the time at which the CPU
@@ -56,7 +58,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           WorkerPreempted,
           Tick {}
 
-  /** Starts the submitter thread. */
+  /** Starts the submitter threads. */
   public record Start(long atPs) implements Command {}
 
   /**
@@ -84,16 +86,16 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
   }
 
-  /** A bioset's answer, through this CPU's adapter. */
-  public record FromBioSet(BioSetCache.Reply reply) implements Command {
+  /** A bioset's answer to the task in {@code slot}, through its adapter. */
+  public record FromBioSet(int slot, BioSetCache.Reply reply) implements Command {
     @Override
     public long atPs() {
       return reply.atPs();
     }
   }
 
-  /** A block device's answer, through this CPU's adapter. */
-  public record FromBlock(BlockDevice.Reply reply) implements Command {
+  /** A block device's answer to the task in {@code slot}, through its adapter. */
+  public record FromBlock(int slot, BlockDevice.Reply reply) implements Command {
     @Override
     public long atPs() {
       return reply.atPs();
@@ -125,12 +127,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record WorkerPreempted(long atPs, long againFromPs) implements Command {}
 
   /**
-   * t/io_uring's main thread reads the submitter's counters.
+   * t/io_uring's main thread reads submitter {@code submitter}'s counters.
    *
    * @param latency whether to send the latencies reaped since the last read too (for an interval
    *     log)
    */
-  public record ReadCounters(long atPs, SimRef<Report> replyTo, boolean latency)
+  public record ReadCounters(long atPs, int submitter, SimRef<Report> replyTo, boolean latency)
       implements Command {}
 
   /** What a CPU tells t/io_uring's main thread; the main thread receives it through an adapter. */
@@ -156,14 +158,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record ThreadExited(long atPs, int submitter, List<String> lines, boolean hung)
       implements Report {}
 
-  /** t/io_uring's main thread sets {@code s->finish}. */
-  public record Finish(long atPs) implements Command {}
+  /** t/io_uring's main thread sets {@code s->finish} of submitter {@code submitter}. */
+  public record Finish(long atPs, int submitter) implements Command {}
 
-  /** io_uring_enter returns to user space. */
-  record Resume(long atPs) implements Command {} // its time is the syscall's end
+  /** io_uring_enter of the task in {@code slot} returns to user space. */
+  record Resume(long atPs, int slot) implements Command {} // its time is the syscall's end
 
-  /** The thread reaches {@code io_iopoll_check}'s {@code mutex_lock}: a might_sleep. */
-  record Resched(long atPs) implements Command {}
+  /** The task reaches {@code io_iopoll_check}'s {@code mutex_lock}: a might_sleep. */
+  record Resched(long atPs, int slot) implements Command {}
 
   /** An interrupt a device raised on this CPU, through this CPU's adapter. */
   public record FromDevice(NullBlkDevice.Interrupt irq) implements Command {
@@ -185,8 +187,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /**
    * The components a submitter's CPU talks to.
    *
-   * @param peers every CPU that runs a submitter, by number
-   * @param worker the CPU of the thread's io-wq worker, or null if it needs none
+   * @param peers the CPU of every ring, by its owner ({@link IoKiocb#owner})
    * @param dms the DM devices whose clones an interrupt here may end, by name
    */
   public record Links(
@@ -194,38 +195,58 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       SimRef<BioSetCache.Command> bioset,
       SimRef<Report> main,
       Map<Integer, SimRef<Command>> peers,
-      SimRef<IoWqWorker.Command> worker,
       Map<String, SimRef<DmDevice.Command>> dms) {}
 
-  private final CpuCore core;
+  /**
+   * A submitter thread of the CPU.
+   *
+   * @param slot its place on the CPU: 0, 1, ... in the order of the threads
+   * @param worker its io-wq worker, or null if it needs none
+   */
+  public record TaskLinks(
+      int slot, Submitter sub, IoRingCtx ring, CpuConfig cfg, SimRef<IoWqWorker.Command> worker) {}
 
-  private final SubmitterPath thread;
-  private final ThreadLoop run;
+  private final List<Task> tasks;
+  private final CpuCore core;
   private final CpuSchedule schedule;
 
   /**
    * @param index the CPU's number
+   * @param threads its submitter threads, in slot order
+   * @param onlineCpus the machine's CPUs, which scale the scheduler's tunables
+   * @param tick the scheduler tick, which ends the slices of tasks that share the CPU
    */
   public Cpu(
-      int index, Links links, Submitter sub, IoRingCtx ring, CpuConfig cfg, PathCosts costs) {
+      int index,
+      Links links,
+      List<TaskLinks> threads,
+      PathCosts costs,
+      int onlineCpus,
+      blksim.queues.sched.SchedTick tick) {
     super(links.self().name(), Command.class);
-    this.core = new CpuCore(index, links, sub, ring, cfg, costs);
-    this.thread = new SubmitterPath(core);
-    this.run =
-        cfg.syncIo()
-            ? new SyncReadPath(core, thread)
-            : cfg.aio() ? new AioPath(core, thread) : thread;
-    this.schedule = new CpuSchedule(core, thread, run, new IrqPath(core, thread));
+    List<Task> made = new java.util.ArrayList<>();
+    CpuCore first = null;
+    for (TaskLinks t : threads) {
+      CpuCore c =
+          first == null ? new CpuCore(index, links, t, costs) : new CpuCore(first, links, t);
+      first = first == null ? c : first;
+      made.add(new Task(c));
+    }
+    this.tasks = List.copyOf(made);
+    this.core = first;
+    this.schedule =
+        new CpuSchedule(
+            core, tasks, new IrqPath(core, tasks), new blksim.queues.sched.CfsRq(onlineCpus), tick);
   }
 
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
-        .on(Start.class, this::onStart)
-        .on(FromBioSet.class, (m, out) -> schedule.onBioSetReply(m.reply(), out))
-        .on(FromBlock.class, (m, out) -> schedule.onBlockReply(m.reply(), out))
-        .on(Resume.class, schedule::onThreadReply)
-        .on(Resched.class, schedule::onThreadReply)
+        .on(Start.class, (m, out) -> schedule.pass(m.atPs(), out))
+        .on(FromBioSet.class, (m, out) -> schedule.onBioSetReply(m.slot(), m.reply(), out))
+        .on(FromBlock.class, (m, out) -> schedule.onBlockReply(m.slot(), m.reply(), out))
+        .on(Resume.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
+        .on(Resched.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
         .on(FromDevice.class, (m, out) -> schedule.onInterrupt(m.irq(), out))
         .on(Tick.class, schedule::onTick)
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
@@ -234,16 +255,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(WorkerYields.class, (m, out) -> schedule.onWorkerYields(m.atPs(), out))
         .on(WorkerPreempted.class, schedule::onWorkerPreempted)
         .on(ReadCounters.class, this::onReadCounters)
-        .on(Finish.class, (m, out) -> core.sub.finish())
+        .on(Finish.class, (m, out) -> task(m.submitter()).core.sub.finish())
         .build();
   }
 
-  private void onStart(Start m, Outbox out) {
-    schedule.pass(m.atPs(), out);
-  }
-
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
-    thread.onWantsUringLock(m, schedule.lent(), out);
+    // only a thread alone on its CPU has a worker that shares it (ModelSupport)
+    Task task = tasks.get(0);
+    task.thread.onWantsUringLock(m, schedule.lent(), out);
     schedule.idleSoftirq(m.atPs(), out);
   }
 
@@ -252,87 +271,88 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     if (mine == null) {
       return;
     }
-    if (!core.cfg.iopoll()) {
+    if (tasks.size() == 1 || mine.isEmpty()) {
+      completedElsewhere(tasks.get(0), m.atPs(), mine, out);
+      return;
+    }
+    Map<Integer, List<Completion>> byRing = new java.util.TreeMap<>();
+    for (Completion done : mine) {
+      byRing
+          .computeIfAbsent(core.taskOf(done.req()).slot, k -> new java.util.ArrayList<>())
+          .add(done);
+    }
+    byRing.forEach((slot, list) -> completedElsewhere(tasks.get(slot), m.atPs(), list, out));
+  }
+
+  private void completedElsewhere(Task task, long t, List<Completion> mine, Outbox out) {
+    CpuCore c = task.core;
+    if (!c.cfg.iopoll()) {
       // another CPU's interrupt ended them: io_complete_rw queued task_work, which wakes the thread
       for (Completion done : mine) {
-        core.ring.completeRw(done.req(), done.res());
-        thread.workerCompleted(done.req());
+        c.ring.completeRw(done.req(), done.res());
+        task.thread.workerCompleted(done.req());
       }
-      if (thread.exiting()) { // the ring's teardown takes what the task_work would have posted
-        core.ring.dropTaskWorkAtExit();
+      if (task.thread.exiting()) { // the ring's teardown takes what the task_work would have posted
+        c.ring.dropTaskWorkAtExit();
         return;
       }
-      if (thread.loop().wakeIfSleeping()) {
-        schedule.wake(m.atPs(), out);
+      if (task.thread.loop().wakeIfSleeping()) {
+        schedule.wake(task, t, out);
       }
       return;
     }
     for (Completion done : mine) {
-      core.ring.completeRwIopollElsewhere(done.req(), done.res());
+      c.ring.completeRwIopollElsewhere(done.req(), done.res());
     }
   }
 
   private void onReadCounters(ReadCounters m, Outbox out) {
-    out.send(m.replyTo(), core.counters(m));
+    out.send(m.replyTo(), task(m.submitter()).core.counters(m));
+  }
+
+  private Task task(int submitter) {
+    for (Task t : tasks) {
+      if (t.submitterIndex() == submitter) {
+        return t;
+      }
+    }
+    throw new IllegalStateException(name() + " runs no submitter " + submitter);
   }
 
   public int index() {
     return core.index;
   }
 
-  /** When the submitter thread ended, in virtual time. */
-  public long exitedAtPs() {
-    return thread.exitedAtPs();
+  /** The submitter threads this CPU runs, in slot order. */
+  public List<Task> tasks() {
+    return tasks;
   }
 
-  /**
-   * When the thread's last work on this CPU ended (it went to sleep, or, after it ended, the last
-   * poll that reaped its ring): later than any message when that poll found nothing.
-   */
-  public long freeAtPs() {
-    return thread.freeAtPs();
-  }
-
-  /** The t/io_uring thread this CPU runs. */
-  public int submitterIndex() {
-    return core.cfg.submitter();
-  }
-
-  public Submitter submitter() {
-    return core.sub;
-  }
-
-  public IoRingCtx ring() {
-    return core.ring;
-  }
-
-  /** Submit-to-reap latency of every I/O reaped, in ns. */
-  public Histogram latencyNs() {
-    return core.latencyNs;
+  /** The CPU's run queue: what its tasks ran and waited. */
+  public blksim.queues.sched.CfsRq runQueue() {
+    return schedule.runQueue();
   }
 
   public CostLedger ledger() {
     return core.charger.ledger();
   }
 
-  /** Checks the submitter and its ring: every I/O submitted completed exactly once. */
+  /** Checks the submitters and their rings: every I/O submitted completed exactly once. */
   public void audit(Books books) {
-    books.drained(
-        thread.done(),
-        name() + ": the submitter thread never ended, or left requests in the kernel");
+    for (Task task : tasks) {
+      books.drained(
+          task.thread.done(),
+          who(task) + ": the submitter thread never ended, or left requests in the kernel");
+    }
     books.drained(
         schedule.idle(),
         name() + ": an interrupt was left unhandled (" + schedule.leftOver() + ")");
-    run.audit(books, name());
+    for (Task task : tasks) {
+      task.run.audit(books, who(task));
+    }
   }
 
-  /** Reads the kernel took: SQEs, iocbs or preadv2 calls. */
-  public long accepted() {
-    return core.accepted();
-  }
-
-  /** Reads the kernel completed. */
-  public long completed() {
-    return core.completed();
+  private String who(Task task) {
+    return tasks.size() == 1 ? name() : name() + " " + task.comm();
   }
 }

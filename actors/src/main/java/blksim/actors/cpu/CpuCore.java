@@ -22,9 +22,23 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
-/** What the thread's path and the interrupt path of one CPU share: its identity, refs and books. */
+/**
+ * What a task's path and the interrupt path of its CPU share: the CPU's identity, refs and books,
+ * and the task's ring. Each task on a CPU has its own; the CPU's charger, ksoftirqd and interrupt
+ * address are one, shared by all of them.
+ */
 final class CpuCore {
   final int index;
+
+  /** The task's place on its CPU: 0 for the first, in the order of its threads. */
+  final int slot;
+
+  /**
+   * Its ring's owner, as {@link IoKiocb#owner} names it: the CPU's number for the first task on a
+   * CPU, so that a run with no shared CPU names rings as it always did.
+   */
+  final int owner;
+
   final SimRef<Cpu.Command> self;
   final SimRef<BioSetCache.Command> bioset;
   final SimRef<Cpu.Report> main;
@@ -35,10 +49,20 @@ final class CpuCore {
   final Charger charger;
   final Histogram latencyNs = new Histogram(3);
 
-  /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
-  final Ksoftirqd ksoftirqd = new Ksoftirqd();
+  /**
+   * TIF_NEED_RESCHED of the task at a time: its CPU's run queue asks it to let another run (never
+   * for a task alone on its CPU). Set by the CPU's schedule once it is made.
+   */
+  java.util.function.LongPredicate needResched = t -> false;
 
+  /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
+  final Ksoftirqd ksoftirqd;
+
+  /** Every ring's CPU, by the ring's owner. */
   final Map<Integer, SimRef<Cpu.Command>> peers;
+
+  /** The tasks of this CPU, by their ring's owner, in slot order (filled once all are made). */
+  final Map<Integer, CpuCore> onThisCpu;
 
   /** The thread's libaio context ({@code -a1}), or null. */
   final KioCtx aio;
@@ -67,25 +91,64 @@ final class CpuCore {
   /** The owner's io_kiocb line coming back after another CPU completed it. */
   final CostStep kiocbBack;
 
-  CpuCore(
-      int index, Cpu.Links links, Submitter sub, IoRingCtx ring, CpuConfig cfg, PathCosts costs) {
+  /** The first task of CPU {@code index}, which makes what the CPU's tasks share. */
+  CpuCore(int index, Cpu.Links links, Cpu.TaskLinks task, PathCosts costs) {
+    this(
+        index,
+        links,
+        task,
+        costs,
+        new Charger(costs, links.self().name()),
+        new Ksoftirqd(),
+        links.self().adapt(Cpu.FromDevice::new),
+        new TreeMap<>());
+  }
+
+  /** Another task of the CPU {@code first} runs on. */
+  CpuCore(CpuCore first, Cpu.Links links, Cpu.TaskLinks task) {
+    this(
+        first.index,
+        links,
+        task,
+        first.costs,
+        first.charger,
+        first.ksoftirqd,
+        first.interrupts,
+        first.onThisCpu);
+  }
+
+  private CpuCore(
+      int index,
+      Cpu.Links links,
+      Cpu.TaskLinks task,
+      PathCosts costs,
+      Charger charger,
+      Ksoftirqd ksoftirqd,
+      SimRef<NullBlkDevice.Interrupt> interrupts,
+      Map<Integer, CpuCore> onThisCpu) {
     this.index = index;
+    this.slot = task.slot();
+    this.owner = task.ring().owner();
     this.self = links.self();
-    this.biosetReplies = self.adapt(Cpu.FromBioSet::new);
-    this.blockReplies = self.adapt(Cpu.FromBlock::new);
-    this.interrupts = self.adapt(Cpu.FromDevice::new);
+    int at = slot;
+    this.biosetReplies = self.adapt(r -> new Cpu.FromBioSet(at, r));
+    this.blockReplies = self.adapt(r -> new Cpu.FromBlock(at, r));
+    this.interrupts = interrupts;
     this.bioset = links.bioset();
     this.main = links.main();
-    this.sub = sub;
-    this.ring = ring;
-    this.cfg = cfg;
+    this.sub = task.sub();
+    this.ring = task.ring();
+    this.cfg = task.cfg();
     this.costs = costs;
     this.aio =
         cfg.aio() ? new KioCtx(Integer.highestOneBit(Math.max(1, sub.depth() - 1)) << 1) : null;
-    this.charger = new Charger(costs, links.self().name());
+    this.charger = charger;
+    this.ksoftirqd = ksoftirqd;
     this.peers = Map.copyOf(links.peers());
     this.dms = Map.copyOf(links.dms());
-    this.worker = links.worker();
+    this.worker = task.worker();
+    this.onThisCpu = onThisCpu;
+    onThisCpu.put(owner, this);
     this.remoteCompletion =
         new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
     this.kiocbBack = new CostStep(Contention.LINE_OWN_KIOCB, costs.lineTransferPs());
@@ -196,8 +259,9 @@ final class CpuCore {
     Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
     for (blksim.queues.bio.Bio bio : ended) {
       IoKiocb req = (IoKiocb) bio.owner();
-      if (req.owner() == index) {
-        ring.completeRwIopoll(req, res(bio));
+      CpuCore task = onThisCpu.get(req.owner());
+      if (task != null) { // this ring's, or that of a task of this CPU
+        task.ring.completeRwIopoll(req, res(bio));
       } else {
         elsewhere
             .computeIfAbsent(req.owner(), k -> new ArrayList<>())
@@ -247,20 +311,20 @@ final class CpuCore {
    * kblockd restart on its CPU had dispatched).
    */
   List<Cpu.Completion> forwardForeign(Cpu.CompletedElsewhere m, Outbox out) {
-    if (m.completions().stream().allMatch(done -> done.req().owner() == index)) {
+    if (m.completions().stream().allMatch(done -> onThisCpu.containsKey(done.req().owner()))) {
       return m.completions();
     }
     Map<Integer, List<Cpu.Completion>> foreign = new TreeMap<>();
     List<Cpu.Completion> mine = new ArrayList<>(m.completions().size());
     for (Cpu.Completion done : m.completions()) {
-      if (done.req().owner() == index) {
+      if (onThisCpu.containsKey(done.req().owner())) {
         mine.add(done);
       } else {
         foreign.computeIfAbsent(done.req().owner(), k -> new ArrayList<>()).add(done);
       }
     }
     foreign.forEach(
-        (cpu, list) -> out.send(peers.get(cpu), new Cpu.CompletedElsewhere(m.atPs(), list)));
+        (ring, list) -> out.send(peers.get(ring), new Cpu.CompletedElsewhere(m.atPs(), list)));
     return mine.isEmpty() ? null : mine;
   }
 
@@ -282,6 +346,8 @@ final class CpuCore {
       if (foreign(bio)) {
         elsewhere.add(req, res(bio));
         t += charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
+      } else if (req.owner() != owner) { // a request of another task of this CPU
+        t += charge(CpuTime.SUBMIT, taskOf(req).endIo(req, res(bio)), 1);
       } else {
         t += charge(CpuTime.SUBMIT, endIo(req, res(bio)), 1);
         done.accept(req);
@@ -295,7 +361,17 @@ final class CpuCore {
    * dispatched it): its io_complete_rw queues task_work for that ring's task.
    */
   boolean foreign(blksim.queues.bio.Bio bio) {
-    return bio.owner() instanceof IoKiocb req && req.owner() != index;
+    return bio.owner() instanceof IoKiocb req && !onThisCpu.containsKey(req.owner());
+  }
+
+  /** The task of this CPU whose ring {@code req} is of. */
+  CpuCore taskOf(IoKiocb req) {
+    CpuCore task = onThisCpu.get(req.owner());
+    if (task == null) {
+      throw new IllegalStateException(
+          self.name() + ": request " + req.id() + " of ring " + req.owner() + " is not its own");
+    }
+    return task;
   }
 
   /** The latency histogram at the main thread's last read, for the next interval's share. */
@@ -342,7 +418,8 @@ final class CpuCore {
       bio.setOwner(null); // WRITE_ONCE(bio->bi_private, NULL): the task's wait is over
       return CpuPaths.SYNC_END_IO_PATH;
     }
-    return endIo((IoKiocb) bio.owner(), res(bio));
+    IoKiocb req = (IoKiocb) bio.owner();
+    return taskOf(req).endIo(req, res(bio));
   }
 
   /** The result a request completes with: its size, or the bio's error. */

@@ -5,27 +5,53 @@ import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.nullblk.NullBlkDevice;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.sched.CfsRq;
+import blksim.queues.sched.SchedEntity;
+import blksim.queues.sched.SchedTick;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a CPU runs next: its thread's next step, a hard interrupt (null_blk's timers, the tick)
- * taken at the thread's next step boundary or at once on an idle CPU, ksoftirqd, which runs where
- * the thread schedules ({@link Ksoftirqd}), or the thread's io-wq worker when it has no CPU of its
- * own ({@link HostCpu}): where the thread schedules, or when the CPU is idle. The thread's step
- * that waited goes on when the other is over. Interrupts are the CPU's, whoever issued the request.
+ * What a CPU runs next: one of its tasks, as its run queue picks them ({@link CfsRq}), a hard
+ * interrupt (null_blk's timers, the tick) taken at the running task's next step boundary or at once
+ * on an idle CPU, ksoftirqd, which runs where the task schedules ({@link Ksoftirqd}), or the
+ * thread's io-wq worker when it has no CPU of its own ({@link HostCpu}): where the thread
+ * schedules, or when the CPU is idle. The step that waited goes on when the other is over.
+ * Interrupts are the CPU's, whoever issued the request.
+ *
+ * <p>Tasks that share the CPU switch where the kernel of CONFIG_PREEMPT_VOLUNTARY lets them: where
+ * one sleeps or exits, the next in the run queue runs; one the run queue asked to reschedule (a
+ * tick that ended its slice, a wake-up that preempts it) switches at its return to user space, and
+ * an IOPOLL ring's {@code io_iopoll_check} stops polling for it ({@code need_resched()}). A task
+ * alone on its CPU never switches: the run queue has it only.
  */
 final class CpuSchedule {
   private final CpuCore core;
+  private final List<Task> tasks;
+
+  /** The first task's path: the only one a CPU with an io-wq worker on it has (ModelSupport). */
   private final SubmitterPath thread;
-  private final ThreadLoop run;
+
   private final IrqPath irq;
   private final Ksoftirqd ksoftirqd;
+  private final CfsRq rq;
+  private final SchedTick tick;
   private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
   private final PendingTicks pendingTicks = new PendingTicks();
   private SimMessage stashed;
   private boolean inIrq;
+
+  /** The task that has the CPU (it runs, or a call of its is out), or null when none has. */
+  private Task current;
+
+  /** The run queue's clock: the latest time it was told of. */
+  private long rqClock;
+
+  /** The last tick the run queue has seen. */
+  private long tickSeen = -1;
 
   /** The io-wq worker runs on this CPU now. */
   private boolean lent;
@@ -39,26 +65,42 @@ final class CpuSchedule {
   /** A preempted worker runs where the thread schedules from here: the thread's slice is over. */
   private long workerFromPs;
 
-  CpuSchedule(CpuCore core, SubmitterPath thread, ThreadLoop run, IrqPath irq) {
+  CpuSchedule(CpuCore core, List<Task> tasks, IrqPath irq, CfsRq rq, SchedTick tick) {
     this.core = core;
-    this.thread = thread;
-    this.run = run;
+    this.tasks = tasks;
+    this.thread = tasks.get(0).thread;
     this.irq = irq;
     this.ksoftirqd = core.ksoftirqd;
+    this.rq = rq;
+    this.tick = tick;
+    for (Task task : tasks) {
+      task.core.needResched = this::needResched;
+    }
   }
 
-  /** The thread starts. */
+  /** The threads start: each is forked onto the run queue, and the first it picks runs. */
   void pass(long t, Outbox out) {
-    run.pass(t, out);
+    for (Task task : tasks) {
+      task.se = rq.fork(task.comm(), at(t));
+    }
+    dispatch(t, out);
     idleSoftirq(t, out);
   }
 
-  /** Another CPU's completion woke the sleeping thread: it runs, unless an interrupt does. */
-  void wake(long t, Outbox out) {
-    if (!inIrq && !lent) {
-      run.wake(freeFrom(t), out);
+  /** Another CPU's completion woke {@code task} from its sleep: it runs if the CPU is idle. */
+  void wake(Task task, long t, Outbox out) {
+    if (task.se.state() == SchedEntity.State.SLEEPING) {
+      rq.wakeUp(task.se, at(t));
+    }
+    if (!inIrq && !lent && current == null) {
+      dispatch(freeFrom(t), out);
       idleSoftirq(t, out);
     }
+  }
+
+  /** The run queue's picture of the CPU's tasks. */
+  CfsRq runQueue() {
+    return rq;
   }
 
   /** Nothing pending, nothing running: no interrupt was left unhandled. */
@@ -90,23 +132,25 @@ final class CpuSchedule {
     return String.join(", ", left);
   }
 
-  void onBioSetReply(BioSetCache.Reply m, Outbox out) {
+  void onBioSetReply(int slot, BioSetCache.Reply m, Outbox out) {
     if (m instanceof BioSetCache.Put put && inIrq) {
       irqReturned(irq.onBiosPut(put.atPs(), out), out);
     } else {
-      onThreadReply(m, out);
+      onThreadReply(slot, m, out);
     }
   }
 
-  void onBlockReply(BlockDevice.Reply m, Outbox out) {
+  void onBlockReply(int slot, BlockDevice.Reply m, Outbox out) {
     if (m instanceof BlockDevice.IrqEnded ended) {
       irqReturned(irq.onIrqEnded(ended, out), out);
     } else if (m instanceof BlockDevice.Woken && (inIrq || lent)) {
       // this CPU's interrupt freed the tag: the woken thread runs when the interrupt is over
-      stashed = m;
+      if (arrives(tasks.get(slot), m, out)) {
+        stashed = m;
+      }
     } else if (m instanceof BlockDevice.Slept) {
       // the thread sleeps for a tag: the CPU is idle, and takes the interrupts that waited
-      run.handle(m, out);
+      tasks.get(slot).run.handle(m, out);
       if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
         inIrq = true;
         irqReturned(irq.start(freeFrom(m.atPs()), drainPending(), pendingTicks.drain(), out), out);
@@ -114,12 +158,16 @@ final class CpuSchedule {
         idleSoftirq(m.atPs(), out);
       }
     } else {
-      onThreadReply(m, out);
+      onThreadReply(slot, m, out);
     }
   }
 
-  /** A step boundary of the thread: pending interrupts run first. */
-  void onThreadReply(SimMessage m, Outbox out) {
+  /** A step boundary of the task in {@code slot}: pending interrupts run first. */
+  void onThreadReply(int slot, SimMessage m, Outbox out) {
+    Task task = tasks.get(slot);
+    if (task != current && !arrives(task, m, out)) {
+      return;
+    }
     if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
       stashed = m;
       inIrq = true;
@@ -129,7 +177,32 @@ final class CpuSchedule {
     threadStep(m, out);
   }
 
-  /** The thread goes on with {@code m}; where it schedules, a runnable ksoftirqd runs first. */
+  /**
+   * A reply to {@code task}, which does not have the CPU: a wake-up (the tag it slept for), or,
+   * alone on its CPU, its ring's teardown that polls again. It has the CPU now if the CPU is idle
+   * or it is alone; else it waits in the run queue, to go on with {@code m} when it is picked.
+   *
+   * @return whether it has the CPU now
+   */
+  private boolean arrives(Task task, SimMessage m, Outbox out) {
+    if (task.se.state() == SchedEntity.State.SLEEPING) {
+      rq.wakeUp(task.se, at(m.atPs()));
+    }
+    if (tasks.size() == 1) {
+      if (task.se.state() == SchedEntity.State.RUNNABLE) {
+        rq.schedule(at(m.atPs()));
+      }
+      current = task;
+      return true;
+    }
+    task.park(m);
+    if (current == null && !inIrq && !lent) {
+      dispatch(m.atPs(), out);
+    }
+    return false;
+  }
+
+  /** The task goes on with {@code m}; where it schedules, what waits for that runs first. */
   private void threadStep(SimMessage m, Outbox out) {
     if (workerWants && lendsAt(m)) {
       stashed = m;
@@ -143,15 +216,121 @@ final class CpuSchedule {
       irqReturned(irq.startSoftirq(m.atPs(), ksoftirqd.drain(), true, out), out);
       return;
     }
-    run.handle(m, out);
+    if (m instanceof Cpu.Resume && needResched(m.atPs())) {
+      switchFrom(m, out);
+      return;
+    }
+    current.run.handle(m, out);
     idleSoftirq(m.atPs(), out);
   }
 
   /**
-   * The CPU may be idle (its thread asleep or ended): a runnable ksoftirqd runs now, else a
-   * runnable io-wq worker that shares the CPU.
+   * TIF_NEED_RESCHED of the running task at {@code t}: the run queue sees the last tick up to then
+   * ({@code check_preempt_tick}), as well as the wake-ups that asked for it. Never for a task alone
+   * on its CPU.
+   */
+  private boolean needResched(long t) {
+    if (rq.nrRunning() <= 1) {
+      return false;
+    }
+    long last = tick.atOrBefore(t);
+    if (last > tickSeen) {
+      tickSeen = last;
+      rq.tick(at(last));
+    }
+    return rq.needResched();
+  }
+
+  /**
+   * The running task returns to user space with TIF_NEED_RESCHED: {@code schedule()} switches to
+   * the task the run queue picks, and the task goes on with {@code m} when it is picked again.
+   */
+  private void switchFrom(SimMessage m, Outbox out) {
+    Task prev = current;
+    long t = m.atPs();
+    Task next = taskOf(rq.schedule(at(t)));
+    if (next == prev) {
+      prev.run.handle(m, out);
+      idleSoftirq(t, out);
+      return;
+    }
+    prev.park(m);
+    t += core.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1); // __schedule, context_switch
+    current = next;
+    resume(next, t, out);
+  }
+
+  /** The run queue picks the task to run at {@code t} on an idle CPU; it goes on. */
+  private void dispatch(long t, Outbox out) {
+    current = taskOf(rq.schedule(at(t)));
+    if (current != null) {
+      resume(current, t, out);
+    }
+  }
+
+  /** {@code task} has the CPU from {@code t}: it starts, is switched back in, or goes on. */
+  private void resume(Task task, long t, Outbox out) {
+    if (task.parked()) {
+      onThreadReply(task.core.slot, task.unpark(t), out);
+      return;
+    }
+    task.resume(t, out);
+    idleSoftirq(t, out);
+  }
+
+  private Task taskOf(SchedEntity se) {
+    if (se == null) {
+      return null;
+    }
+    for (Task task : tasks) {
+      if (task.se == se) {
+        return task;
+      }
+    }
+    throw new IllegalStateException(
+        core.self.name() + ": picked " + se + ", not a task of its own");
+  }
+
+  /** Tells the run queue of {@code t}, never earlier than what it was told last. */
+  private long at(long t) {
+    rqClock = Math.max(rqClock, t);
+    return rqClock;
+  }
+
+  /**
+   * The running task, if it went to sleep or ended its work (no call of its is out), leaves the
+   * CPU: the run queue dequeues it.
+   */
+  private void leftCpu() {
+    if (current == null || stashed != null || current.thread.inFlight()) {
+      return;
+    }
+    if (current.se.state() == SchedEntity.State.RUNNING) {
+      long t = at(current.freeAtPs());
+      if (current.thread.exiting()) {
+        rq.exit(t);
+      } else {
+        rq.sleep(t);
+      }
+    }
+    current = null;
+  }
+
+  /** Tasks an interrupt here woke from their sleep are runnable again. */
+  private void wakeWoken(long t) {
+    for (Task task : tasks) {
+      if (task.thread.loop().woken() && task.se.state() == SchedEntity.State.SLEEPING) {
+        rq.wakeUp(task.se, at(t));
+      }
+    }
+  }
+
+  /**
+   * The CPU may be idle (its task asleep or ended): a runnable ksoftirqd runs now, else a runnable
+   * io-wq worker that shares the CPU, else the next task the run queue has.
    */
   void idleSoftirq(long t, Outbox out) {
+    leftCpu();
     if (!idleNow()) {
       return;
     }
@@ -161,20 +340,34 @@ final class CpuSchedule {
       irqReturned(irq.startSoftirq(freeFrom(t), ksoftirqd.drain(), false, out), out);
     } else if (workerWants) {
       lend(freeFrom(t), out);
+    } else if (rq.nrRunning() > 0) {
+      dispatch(freeFrom(t), out);
     }
   }
 
   /**
-   * When work that finds the CPU idle at {@code t} can start: after the thread went to sleep, and
+   * When work that finds the CPU idle at {@code t} can start: after its tasks went to sleep, and
    * after the last interrupt or worker run, whose end the CPU knew before it came.
    */
   private long freeFrom(long t) {
-    return Math.max(t, Math.max(thread.freeAtPs(), busyUntilPs));
+    long free = busyUntilPs;
+    for (Task task : tasks) {
+      free = Math.max(free, task.thread.freeAtPs());
+    }
+    return Math.max(t, free);
   }
 
-  /** Nothing runs on the CPU: its thread sleeps or ended, and no interrupt or worker runs. */
+  /** Nothing runs on the CPU: its tasks sleep or ended, and no interrupt or worker runs. */
   private boolean idleNow() {
-    return !inIrq && !lent && stashed == null && !thread.inFlight();
+    if (inIrq || lent || stashed != null || current != null) {
+      return false;
+    }
+    for (Task task : tasks) {
+      if (task.thread.inFlight() && !task.parked()) { // a parked one waits to be picked
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -225,10 +418,10 @@ final class CpuSchedule {
    * sleeps is idle and does not tick (CONFIG_NO_HZ_IDLE); one whose thread has ended stops.
    */
   void onTick(Cpu.Tick m, Outbox out) {
-    if (thread.exiting()) {
+    if (tasks.stream().allMatch(task -> task.thread.exiting())) {
       return;
     }
-    boolean busy = thread.inFlight() || lent;
+    boolean busy = current != null && current.thread.inFlight() || lent;
     boolean balance = busy && m.balanceEveryPs() > 0 && m.atPs() >= m.balanceAtPs();
     boolean vmstat = busy && m.vmstatEveryPs() > 0 && m.atPs() >= m.vmstatAtPs();
     if (m.atPs() + m.periodPs() < m.untilPs()) {
@@ -274,16 +467,20 @@ final class CpuSchedule {
     goOn(endPs, out);
   }
 
-  /** The CPU is the thread's again at {@code t}: it goes on, woken or where it was, or idles. */
+  /**
+   * The CPU is the tasks' again at {@code t}: the running one goes on where it was, or the run
+   * queue picks one (one an interrupt woke), or, with none runnable, the CPU idles.
+   */
   private void goOn(long t, Outbox out) {
-    if (thread.loop().woken()) {
-      run.wake(t, out);
-      idleSoftirq(t, out);
-    } else if (stashed != null) {
+    leftCpu();
+    wakeWoken(t);
+    if (stashed != null) {
       // a step boundary like any other: a tick that came during the interrupt runs first
       SimMessage m = StashedReply.at(stashed, t);
       stashed = null;
-      onThreadReply(m, out);
+      onThreadReply(current.core.slot, m, out);
+    } else if (current == null && rq.nrRunning() > 0) {
+      dispatch(t, out);
     } else {
       thread.cpuBack(t, out);
       idleSoftirq(t, out);

@@ -137,7 +137,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     this.sched = new WorkerSchedule(self.name(), index, charger, cpu, spin, irq, lock);
     // the interrupts of what it issues are its CPU's: the host's interrupt path takes them
     this.irqTo = host == null ? interrupts : host.adapt(Cpu.FromDevice::new);
-    this.irqEndsTo = host == null ? blockReplies : host.adapt(Cpu.FromBlock::new);
+    this.irqEndsTo = host == null ? blockReplies : host.adapt(r -> new Cpu.FromBlock(0, r));
   }
 
   @Override

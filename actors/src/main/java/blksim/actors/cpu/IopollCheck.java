@@ -84,9 +84,9 @@ final class IopollCheck {
     int nr = flushed.posted();
     t += c.charge(CpuTime.POLL, CpuPaths.IOPOLL_COMPLETE_PATH, nr);
     t += c.charger.charge(c.index, CpuTime.POLL, c.kiocbBack, flushed.elsewhere());
-    if (loop.pollAgain(nr, c.ring) && !c.ksoftirqd.pending()) {
+    if (loop.pollAgain(nr, c.ring) && !c.ksoftirqd.pending() && !c.needResched.test(t)) {
       poll(t, out);
-    } else { // enough events, or need_resched: ksoftirqd preempts as the syscall returns
+    } else { // enough events, or need_resched: ksoftirqd or another task runs as it returns
       thread.leave(t, out);
     }
   }
@@ -94,7 +94,7 @@ final class IopollCheck {
   /** io_iopoll_check's mutex_lock: where ksoftirqd was woken (TIF_NEED_RESCHED), it runs first. */
   void check(long t, Outbox out) {
     if (c.ksoftirqd.pending()) {
-      thread.send(Phase.RESCHED, c.self, new Cpu.Resched(t), out);
+      thread.send(Phase.RESCHED, c.self, new Cpu.Resched(t, c.slot), out);
     } else {
       poll(loop.exiting() ? t : iowq.relock(t, out), out);
     }

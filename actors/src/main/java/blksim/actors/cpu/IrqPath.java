@@ -24,15 +24,15 @@ import java.util.List;
  */
 final class IrqPath {
   private final CpuCore c;
-  private final SubmitterPath thread;
+  private final List<Task> tasks;
   private final TimerGroups groups = new TimerGroups();
 
   /** The context the running interrupt's work is in: a hard interrupt, or ksoftirqd. */
   private CpuTime what = CpuTime.IRQ;
 
-  IrqPath(CpuCore c, SubmitterPath thread) {
+  IrqPath(CpuCore c, List<Task> tasks) {
     this.c = c;
-    this.thread = thread;
+    this.tasks = tasks;
   }
 
   /**
@@ -113,6 +113,8 @@ final class IrqPath {
     long t = m.atPs();
     List<Bio> put = new ArrayList<>();
     Elsewhere elsewhere = new Elsewhere();
+    boolean[] touched = new boolean[tasks.size()];
+    touched[0] = true; // the first task is always looked at, as when it was the CPU's only one
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
@@ -120,7 +122,9 @@ final class IrqPath {
       } else {
         t += c.charge(what, c.endInIrq(bio), 1);
         if (bio.owner() instanceof IoKiocb req) {
-          thread.workerCompleted(req);
+          CpuCore owner = c.taskOf(req);
+          tasks.get(owner.slot).thread.workerCompleted(req);
+          touched[owner.slot] = true;
         }
       }
       if (bio.pool() != null) {
@@ -128,8 +132,11 @@ final class IrqPath {
       }
     }
     t = elsewhere.send(c, t, what, out);
-    if (thread.loop().wakeIfSleeping()) {
-      t += c.charge(what, KernelFn.TRY_TO_WAKE_UP, 1);
+    // io_complete_rw's task_work wakes each task whose request ended, if it sleeps
+    for (int slot = 0; slot < touched.length; slot++) {
+      if (touched[slot] && tasks.get(slot).thread.loop().wakeIfSleeping()) {
+        t += c.charge(what, KernelFn.TRY_TO_WAKE_UP, 1);
+      }
     }
     if (put.isEmpty()) {
       // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
@@ -140,8 +147,10 @@ final class IrqPath {
   }
 
   long onBiosPut(long t, Outbox out) {
-    if (thread.exiting()) {
-      c.ring.dropTaskWorkAtExit();
+    for (Task task : tasks) {
+      if (task.thread.exiting()) {
+        task.core.ring.dropTaskWorkAtExit();
+      }
     }
     return next(t, out);
   }

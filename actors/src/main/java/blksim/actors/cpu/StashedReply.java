@@ -25,11 +25,11 @@ final class StashedReply {
     if (m instanceof BioSetCache.Put) {
       return new BioSetCache.Put(t);
     }
-    if (m instanceof Cpu.Resume) {
-      return new Cpu.Resume(t);
+    if (m instanceof Cpu.Resume r) {
+      return new Cpu.Resume(t, r.slot());
     }
-    if (m instanceof Cpu.Resched) {
-      return new Cpu.Resched(t);
+    if (m instanceof Cpu.Resched r) {
+      return new Cpu.Resched(t, r.slot());
     }
     throw new IllegalStateException("not a reply to the thread: " + m);
   }

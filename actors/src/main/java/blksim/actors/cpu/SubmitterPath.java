@@ -255,7 +255,7 @@ final class SubmitterPath implements ThreadLoop {
   /** io_uring_enter returns at {@code t}, dropping the uring_lock. */
   void leave(long t, Outbox out) {
     iowq.unlock(t, out);
-    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
+    send(Phase.RETURN, c.self, new Cpu.Resume(t, c.slot), out);
   }
 
   /** Back in user space: reap, then t/io_uring's rules. */

@@ -174,7 +174,7 @@ final class SyncReadPath implements ThreadLoop {
   /** bio_release_pages, bio_uninit, and preadv2 returns. */
   private void waitOver(long t, Outbox out) {
     t += c.charge(CpuTime.SUBMIT, KernelFn.BIO_RELEASE_PAGES, 1);
-    send(Phase.RETURN, c.self, new Cpu.Resume(t), out);
+    send(Phase.RETURN, c.self, new Cpu.Resume(t, c.slot), out);
   }
 
   /** Back in user space: t/io_uring counts the read, and goes on unless told to finish. */

@@ -126,8 +126,8 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
   private void stop(long atPs, Outbox out) {
     if (!finished) {
       finished = true;
-      for (SimRef<Cpu.Command> s : submitters) {
-        out.send(s, new Cpu.Finish(atPs));
+      for (int i = 0; i < submitters.size(); i++) {
+        out.send(submitters.get(i), new Cpu.Finish(atPs, i));
       }
     }
   }
@@ -140,8 +140,10 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     index++;
     received = 0;
     done = calls = reaps = 0;
-    for (SimRef<Cpu.Command> s : submitters) {
-      out.send(s, new Cpu.ReadCounters(tick.atPs(), reports, sink.wantsIntervalLatency()));
+    for (int i = 0; i < submitters.size(); i++) {
+      out.send(
+          submitters.get(i),
+          new Cpu.ReadCounters(tick.atPs(), i, reports, sink.wantsIntervalLatency()));
     }
   }
 
@@ -184,8 +186,8 @@ public final class MainThread extends AbstractComponent<MainThread.Command> {
     intervalStartPs = now;
     if (now >= runtimePs) {
       sink.timeout(now);
-      for (SimRef<Cpu.Command> s : submitters) {
-        out.send(s, new Cpu.Finish(now));
+      for (int i = 0; i < submitters.size(); i++) {
+        out.send(submitters.get(i), new Cpu.Finish(now, i));
       }
     } else {
       out.send(self, new Tick(Math.min(now + intervalPs, runtimePs)));

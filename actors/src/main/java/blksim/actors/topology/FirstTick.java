@@ -4,6 +4,7 @@ import blksim.actors.cpu.Cpu;
 import blksim.config.BlksimSettings;
 import blksim.config.InterferenceSettings;
 import blksim.queues.sched.CfsSlice;
+import blksim.queues.sched.SchedTick;
 import blksim.queues.time.VirtualTime;
 
 /**
@@ -54,6 +55,16 @@ final class FirstTick {
   static CfsSlice slice(BlksimSettings s, int nrCpus) {
     long period = VirtualTime.ps(s.interference().tickPeriodNs());
     return new CfsSlice(nrCpus, period, s.interference().tick() ? phase(s) : 0);
+  }
+
+  /**
+   * The scheduler's tick, which ends the slices of tasks that share a CPU, at the phase of the
+   * ticks {@code interference.tick} charges; without them at 0, so that the run stays free of the
+   * seed.
+   */
+  static SchedTick schedTick(BlksimSettings s) {
+    long period = VirtualTime.ps(s.interference().tickPeriodNs());
+    return new SchedTick(period, s.interference().tick() ? phase(s) : 0);
   }
 
   /** Where in its period every CPU's tick comes. */

@@ -151,21 +151,17 @@ final class ModelSupport {
     CpuSettings cpus = s.cpu();
     List<Integer> cpuOf = new ArrayList<>();
     for (int t = 0; t < u.threads(); t++) {
-      int cpu = cpus.cpuOf(t);
-      if (cpuOf.contains(cpu)) {
-        throw new ConfigError(
-            "-n "
-                + u.threads()
-                + ": threads "
-                + cpuOf.indexOf(cpu)
-                + " and "
-                + t
-                + " would share CPU "
-                + cpu
-                + "; time-sharing a CPU (a scheduler) is not modelled yet;"
-                + " give more CPUs with --cpus or --taskset");
-      }
-      cpuOf.add(cpu);
+      cpuOf.add(cpus.cpuOf(t));
+    }
+    String sharing = sharing(cpuOf);
+    if (sharing != null) {
+      unsupported(
+          u.syncIo() || u.aio(),
+          (u.syncIo() ? "-S1" : "-a1")
+              + " with "
+              + sharing
+              + " (only io_uring's loops take turns)");
+      unsupported(!s.dm().suspends().isEmpty(), "a DM suspend with " + sharing);
     }
     // null_blk clamps its queue counts to nr_cpu_ids (null_init / null_validate_conf).
     NullBlkSettings clamped =
@@ -219,6 +215,15 @@ final class ModelSupport {
       // nops take no tag; sync and aio reads share their queues' tags as their checks say
       return forSuspend;
     }
+    String sharing = sharing(plan.submitterCpus());
+    unsupported(
+        sharing != null,
+        most
+            + " I/Os in flight on a hardware queue of "
+            + tags
+            + " tags with "
+            + sharing
+            + " (io-wq's reissue, or DM's requeue, beside threads that take turns)");
     String why =
         most
             + " I/Os can be in flight on a hardware queue with "
@@ -261,6 +266,20 @@ final class ModelSupport {
       return forSuspend;
     }
     return SharedWorkers.place(s, plan, cfgs, load, tags, why);
+  }
+
+  /**
+   * The first two threads that share a CPU, in words ("threads 0 and 1 on CPU 0"), or null when
+   * every thread has a CPU of its own.
+   */
+  static String sharing(List<Integer> cpuOf) {
+    for (int t = 1; t < cpuOf.size(); t++) {
+      int first = cpuOf.indexOf(cpuOf.get(t));
+      if (first < t) {
+        return "threads " + first + " and " + t + " on CPU " + cpuOf.get(t);
+      }
+    }
+    return null;
   }
 
   /** A null_blk without poll queues, as the user gave it: 5.15's, or poll_queues=0. */

@@ -133,6 +133,7 @@ public record RunResult(
    * @param accepted SQEs the kernel accepted, {@code done} and those of a call that never returned
    * @param hung whether the thread hangs in a call that never returned, which {@code calls} lacks
    * @param latencyNs submit-to-reap latency of every I/O this submitter reaped
+   * @param sched what the thread ran and waited on its CPU's run queue
    */
   public record Submitter(
       int index,
@@ -147,7 +148,33 @@ public record RunResult(
       long inFlightAtEnd,
       long accepted,
       boolean hung,
-      Histogram latencyNs) {}
+      Histogram latencyNs,
+      SchedInfo sched) {}
+
+  /**
+   * A thread's scheduling, as /proc/PID/schedstat and /proc/PID/status give it.
+   *
+   * @param onCpuPs the time it ran ({@code sum_exec_runtime}), as of its last switch or tick
+   * @param runDelayPs the time it waited on the run queue, runnable ({@code run_delay})
+   * @param nvcsw switches out because it slept ({@code voluntary_ctxt_switches})
+   * @param nivcsw switches out while runnable ({@code nonvoluntary_ctxt_switches})
+   */
+  public record SchedInfo(long onCpuPs, long runDelayPs, long nvcsw, long nivcsw) {}
+
+  /**
+   * The threads of each CPU that runs submitters, by CPU in the order the threads first name them,
+   * each CPU's in thread order.
+   */
+  public java.util.Map<Integer, List<Submitter>> threadsByCpu() {
+    java.util.Map<Integer, List<Submitter>> by = new java.util.LinkedHashMap<>();
+    submitters.forEach(s -> by.computeIfAbsent(s.cpu(), k -> new java.util.ArrayList<>()).add(s));
+    return by;
+  }
+
+  /** Whether some CPU runs more than one submitter thread. */
+  public boolean sharedCpus() {
+    return submitters.stream().map(Submitter::cpu).distinct().count() < submitters.size();
+  }
 
   /**
    * Where bios came from.
@@ -167,7 +194,7 @@ public record RunResult(
   /** Every CPU that ran something: the submitters', then the io-wq workers'. */
   public List<Integer> busyCpus() {
     List<Integer> all = new java.util.ArrayList<>();
-    submitters.forEach(s -> all.add(s.cpu()));
+    submitters.stream().map(Submitter::cpu).filter(c -> !all.contains(c)).forEach(all::add);
     // a worker with no CPU of its own runs on its thread's, counted once
     workers.stream().map(Worker::cpu).filter(c -> !all.contains(c)).forEach(all::add);
     return all;

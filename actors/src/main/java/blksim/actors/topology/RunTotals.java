@@ -1,9 +1,10 @@
 package blksim.actors.topology;
 
-import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.IoWqWorker;
+import blksim.actors.cpu.Task;
 import blksim.actors.hctx.HwQueue;
 import blksim.queues.blkmq.HwCtx;
+import blksim.queues.sched.SchedEntity;
 import blksim.queues.uring.Submitter;
 
 /**
@@ -13,23 +14,25 @@ import blksim.queues.uring.Submitter;
 final class RunTotals {
   private RunTotals() {}
 
-  /** The totals of the submitter on {@code cpu}, its mean in flight up to {@code endPs}. */
-  static RunResult.Submitter submitter(Cpu cpu, long endPs) {
-    Submitter sub = cpu.submitter();
+  /** The totals of the submitter {@code task}, its mean in flight up to {@code endPs}. */
+  static RunResult.Submitter submitter(Task task, long endPs) {
+    Submitter sub = task.submitter();
+    SchedEntity se = task.sched();
     return new RunResult.Submitter(
-        cpu.submitterIndex(),
-        cpu.index(),
+        task.submitterIndex(),
+        task.cpu(),
         sub.done(),
         sub.calls(),
         sub.reaps(),
-        cpu.completed(),
-        cpu.ring().droppedAtExit(),
+        task.completed(),
+        task.ring().droppedAtExit(),
         sub.fatal(),
         sub.meanInFlight(endPs),
         sub.inFlightAtEnd(),
-        cpu.accepted(),
+        task.accepted(),
         sub.hung(),
-        cpu.latencyNs().copy());
+        task.latencyNs().copy(),
+        new RunResult.SchedInfo(se.sumExecRuntime(), se.runDelay(), se.nvcsw(), se.nivcsw()));
   }
 
   /** The depth of {@code q}, its mean tags in use up to {@code untilPs}. */

@@ -6,6 +6,7 @@ import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.CpuConfig;
 import blksim.actors.cpu.DmSetup;
 import blksim.actors.cpu.IoWqWorker;
+import blksim.actors.cpu.Task;
 import blksim.actors.engine.Engine;
 import blksim.actors.engine.Interruption;
 import blksim.actors.engine.Registry;
@@ -82,12 +83,25 @@ public final class Topology {
                 : CallVariation.Spec.NONE);
 
     SimRef<MainThread.Command> mainRef = registry.reserve("t_io_uring");
+    // one CPU actor for each CPU a thread runs on, made in the order the threads first name them;
+    // each thread's ring is named by its CPU, or, after the first on a CPU, by a number of its own
     List<SimRef<Cpu.Command>> cpuRefs = new ArrayList<>();
     Map<Integer, SimRef<Cpu.Command>> cpuById = new TreeMap<>();
+    Map<Integer, SimRef<Cpu.Command>> rings = new TreeMap<>();
+    List<Integer> slots = new ArrayList<>();
+    List<Integer> owners = new ArrayList<>();
+    Map<Integer, Integer> onCpu = new TreeMap<>();
     for (int cpu : plan.submitterCpus()) {
-      SimRef<Cpu.Command> ref = registry.reserve("cpu" + cpu);
+      SimRef<Cpu.Command> ref = cpuById.get(cpu);
+      if (ref == null) {
+        ref = registry.reserve("cpu" + cpu);
+        cpuById.put(cpu, ref);
+      }
       cpuRefs.add(ref);
-      cpuById.put(cpu, ref);
+      int slot = onCpu.merge(cpu, 1, Integer::sum) - 1;
+      slots.add(slot);
+      owners.add(cpu + nrCpus * slot);
+      rings.put(cpu + nrCpus * slot, ref);
     }
     SimRef<BioSetCache.Command> biosetRef = registry.reserve("blkdev_dio_pool");
     List<NullBlk> nullbs = new ArrayList<>();
@@ -185,6 +199,7 @@ public final class Topology {
     for (int t = 0; t < workerCpus.size(); t++) {
       workerRefs.add(registry.reserve("cpu" + workerCpus.get(t) + "-iou-wrk" + t));
     }
+    Map<Integer, List<Cpu.TaskLinks>> threadsOf = new java.util.LinkedHashMap<>();
     for (int t = 0; t < u.threads(); t++) {
       int cpuId = plan.submitterCpus().get(t);
       CpuConfig cfg = cfgs.get(t);
@@ -212,27 +227,11 @@ public final class Topology {
               sizes,
               RandomStreams.of(s.run().seed(), "submitter" + t));
       SimRef<IoWqWorker.Command> workerRef = workerRefs.isEmpty() ? null : workerRefs.get(t);
-      Cpu cpu =
-          new Cpu(
-              cpuId,
-              new Cpu.Links(
-                  cpuRefs.get(t),
-                  biosetRef,
-                  mainRef.adapt(MainThread.FromCpu::new),
-                  cpuById,
-                  workerRef,
-                  dms.refs()),
-              sub,
-              new IoRingCtx(sq, cq, cpuId),
-              cfg,
-              costs);
-      cpus.add(cpu);
-      registry.bind(cpuRefs.get(t), cpu);
-      registry.initial(cpuRefs.get(t), new Cpu.Start(0));
-      Cpu.Tick tick = FirstTick.of(s, cpuId, nrCpus);
-      if (tick != null) {
-        registry.initial(cpuRefs.get(t), tick);
-      }
+      threadsOf
+          .computeIfAbsent(cpuId, k -> new ArrayList<>())
+          .add(
+              new Cpu.TaskLinks(
+                  slots.get(t), sub, new IoRingCtx(sq, cq, owners.get(t)), cfg, workerRef));
       if (workerRef != null) {
         int w = workerCpus.get(t);
         // no CPU left for it: it shares its submitter's (ModelSupport.workerCpus)
@@ -241,6 +240,26 @@ public final class Topology {
             new IoWqWorker(w, workerRef, biosetRef, cfg, costs, host, FirstTick.slice(s, nrCpus));
         workers.add(worker);
         registry.bind(workerRef, worker);
+      }
+    }
+    for (Map.Entry<Integer, List<Cpu.TaskLinks>> e : threadsOf.entrySet()) {
+      int cpuId = e.getKey();
+      SimRef<Cpu.Command> ref = cpuById.get(cpuId);
+      Cpu cpu =
+          new Cpu(
+              cpuId,
+              new Cpu.Links(
+                  ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
+              e.getValue(),
+              costs,
+              nrCpus,
+              FirstTick.schedTick(s));
+      cpus.add(cpu);
+      registry.bind(ref, cpu);
+      registry.initial(ref, new Cpu.Start(0));
+      Cpu.Tick tick = FirstTick.of(s, cpuId, nrCpus);
+      if (tick != null) {
+        registry.initial(ref, tick);
       }
     }
     dmsetups =
@@ -299,8 +318,11 @@ public final class Topology {
     Interruption stop = registry.interruption();
     long endPs =
         stop.cut() ? stop.cutAtPs() : stop.delivered() ? stop.deliveredAtPs() : run.endPs();
-    for (Cpu cpu : cpus) {
-      endPs = Math.max(endPs, Math.max(cpu.exitedAtPs(), cpu.freeAtPs()));
+    List<Task> tasks = new ArrayList<>();
+    cpus.forEach(cpu -> tasks.addAll(cpu.tasks()));
+    tasks.sort(java.util.Comparator.comparingInt(Task::submitterIndex));
+    for (Task task : tasks) {
+      endPs = Math.max(endPs, Math.max(task.exitedAtPs(), task.freeAtPs()));
     }
     for (IoWqWorker w : workers) {
       endPs = Math.max(endPs, w.freeAtPs());
@@ -309,9 +331,11 @@ public final class Topology {
     CostLedger ledger = new CostLedger();
     Books books = stop.cut() ? Books.cutShort() : new Books();
     List<RunResult.Submitter> subs = new ArrayList<>();
+    for (Task task : tasks) {
+      subs.add(RunTotals.submitter(task, endPs));
+      latency.add(task.latencyNs());
+    }
     for (Cpu cpu : cpus) {
-      subs.add(RunTotals.submitter(cpu, endPs));
-      latency.add(cpu.latencyNs());
       ledger.merge(cpu.ledger());
       cpu.audit(books);
     }

@@ -28,7 +28,7 @@ class ComponentActorTest {
   private final SimRef<HwQueue.Command> hctxRef = new SimRef<>(2, "nullb0-hctx1");
   private final SimRef<NullBlkDevice.Command> deviceRef = new SimRef<>(3, "nullb0");
   private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
-  private final SimRef<BlockDevice.Reply> cpuReplies = cpuRef.adapt(Cpu.FromBlock::new);
+  private final SimRef<BlockDevice.Reply> cpuReplies = cpuRef.adapt(r -> new Cpu.FromBlock(0, r));
   private final BlockDevice.Call call =
       new BlockDevice.Call(0, CpuTime.POLL, cpuReplies, null, null);
 
@@ -72,7 +72,7 @@ class ComponentActorTest {
                 new Sent(
                     cpuRef.id(),
                     new Cpu.FromBlock(
-                        new BlockDevice.Submitted(5_000, 32, List.of(), List.of()))))));
+                        0, new BlockDevice.Submitted(5_000, 32, List.of(), List.of()))))));
   }
 
   @Test

@@ -176,18 +176,6 @@ class TopologyTest {
     assertTrue(seq.books().balanced(), seq.books().violations().toString());
   }
 
-  @Test
-  void twoThreadsOnOneCpuAreRefused() {
-    ConfigError e =
-        assertThrows(
-            ConfigError.class,
-            () ->
-                Topology.build(
-                    seedRun("cpu.count=2", "io-uring.threads=2", "cpu.submitter-cpus=[1]"),
-                    new Recorder()));
-    assertTrue(e.getMessage().contains("would share CPU 1"), e.getMessage());
-  }
-
   /**
    * null_blk irqmode=2, one CPU, -d8 -s8 -c8 -p0: each cycle submits 8 reads, sleeps in
    * io_cqring_wait while their timers run, and is woken by the interrupt that ends them. Its length

@@ -151,8 +151,8 @@ public final class JsonReport {
   /** Each CPU's time by kind over the run, and each hardware queue's tags in use. */
   private static void cpus(RunResult res, StringBuilder b) {
     List<String> rows = new ArrayList<>();
-    for (RunResult.Submitter sub : res.submitters()) {
-      rows.add(cpuTime(res, sub.cpu(), String.valueOf(sub.index())));
+    for (List<RunResult.Submitter> threads : res.threadsByCpu().values()) {
+      rows.add(cpuTime(res, threads.get(0).cpu(), Summary.threadNames(threads)));
     }
     for (RunResult.Worker w : res.workers()) {
       if (!res.sharesCpu(w)) { // else its time is in its thread's row
@@ -160,6 +160,23 @@ public final class JsonReport {
       }
     }
     b.append("  \"cpus\": [\n").append(String.join(",\n", rows)).append("\n  ],\n");
+    if (res.sharedCpus()) { // how the threads that share a CPU took turns
+      List<String> threads = new ArrayList<>();
+      for (RunResult.Submitter sub : res.submitters()) {
+        threads.add(
+            String.format(
+                Locale.ROOT,
+                "    {\"thread\": %d, \"cpu\": %d, \"on_cpu_ns\": %d, \"run_delay_ns\": %d,"
+                    + " \"nvcsw\": %d, \"nivcsw\": %d}",
+                sub.index(),
+                sub.cpu(),
+                sub.sched().onCpuPs() / VirtualTime.PS_PER_NS,
+                sub.sched().runDelayPs() / VirtualTime.PS_PER_NS,
+                sub.sched().nvcsw(),
+                sub.sched().nivcsw()));
+      }
+      b.append("  \"run_queue\": [\n").append(String.join(",\n", threads)).append("\n  ],\n");
+    }
     List<String> hctxs = new ArrayList<>();
     for (RunResult.Hctx h : res.hctxs()) {
       hctxs.add(

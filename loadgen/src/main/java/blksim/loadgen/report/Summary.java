@@ -111,6 +111,7 @@ public final class Summary {
       out.println(line);
     }
     cpus(r, out);
+    runQueue(r, out);
     for (RunResult.Submitter sub : res.submitters()) {
       if (!sub.fatal().isEmpty()) {
         out.printf(
@@ -254,9 +255,14 @@ public final class Summary {
       head.append(String.format(Locale.ROOT, " %10s", t.label()));
     }
     out.println(head.append(String.format(Locale.ROOT, " %10s", "idle")));
-    for (RunResult.Submitter sub : res.submitters()) {
-      cpuRow(
-          res, sub.cpu(), String.valueOf(sub.index()), r.iops(sub.index()), sub.completed(), out);
+    for (List<RunResult.Submitter> threads : res.threadsByCpu().values()) {
+      long iops = 0;
+      long ios = 0;
+      for (RunResult.Submitter sub : threads) {
+        iops += r.iops(sub.index());
+        ios += sub.completed();
+      }
+      cpuRow(res, threads.get(0).cpu(), threadNames(threads), iops, ios, out);
     }
     for (RunResult.Worker w : res.workers()) {
       if (res.sharesCpu(w)) {
@@ -269,6 +275,55 @@ public final class Summary {
           w.punted() * VirtualTime.NS_PER_SEC / r.ranNs(),
           w.punted(),
           out);
+    }
+  }
+
+  /** The threads of a CPU as its row names them: "0", or "0,1" for two that share it. */
+  static String threadNames(List<RunResult.Submitter> threads) {
+    return String.join(",", threads.stream().map(sub -> String.valueOf(sub.index())).toList());
+  }
+
+  /**
+   * How the threads that share a CPU took turns on it: the time each ran and waited on the run
+   * queue (runnable, another running: {@code run_delay}), and its switches, voluntary (it slept)
+   * and not (preempted). Printed only when some CPU runs more than one.
+   */
+  private static void runQueue(RunReport r, PrintStream out) {
+    RunResult res = r.result();
+    if (!res.sharedCpus()) {
+      return;
+    }
+    out.printf(
+        Locale.ROOT,
+        "  run queue   threads sharing a CPU take turns (CFS); time of each over %s%n",
+        seconds(VirtualTime.ns(res.endPs())));
+    out.println(
+        String.format(
+            Locale.ROOT,
+            "%12s %7s %12s %10s %10s %12s %8s %8s",
+            "cpu",
+            "thread",
+            "IOPS",
+            "on CPU",
+            "rq wait",
+            "mean wait",
+            "nvcsw",
+            "nivcsw"));
+    for (RunResult.Submitter sub : res.submitters()) {
+      RunResult.SchedInfo sched = sub.sched();
+      long waits = sched.nivcsw() + sched.nvcsw();
+      out.println(
+          String.format(
+              Locale.ROOT,
+              "%12d %7d %12d %9.1f%% %9.1f%% %9.1f us %8d %8d",
+              sub.cpu(),
+              sub.index(),
+              r.iops(sub.index()),
+              share(sched.onCpuPs(), res.endPs()),
+              share(sched.runDelayPs(), res.endPs()),
+              waits == 0 ? 0.0 : sched.runDelayPs() / 1e6 / waits,
+              sched.nvcsw(),
+              sched.nivcsw()));
     }
   }
 

@@ -29,7 +29,7 @@ public final class IoKiocb implements BioOwner {
     this.owner = owner;
   }
 
-  /** The CPU whose ring this request belongs to. */
+  /** Whose ring this request belongs to: its CPU, or the number of a thread that shares one. */
   public int owner() {
     return owner;
   }

@@ -29,12 +29,18 @@ public final class IoRingCtx {
   }
 
   /**
-   * @param owner the CPU whose submitter thread uses this ring
+   * @param owner who uses this ring, as its requests name it: the submitter thread's CPU, or, for a
+   *     thread that shares a CPU with others, a number of its own
    */
   public IoRingCtx(SqRing sq, CqRing cq, int owner) {
     this.sq = sq;
     this.cq = cq;
     this.owner = owner;
+  }
+
+  /** Who uses this ring, as its requests name it ({@link IoKiocb#owner}). */
+  public int owner() {
+    return owner;
   }
 
   /**

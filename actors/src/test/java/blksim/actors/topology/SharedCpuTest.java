@@ -1,0 +1,85 @@
+package blksim.actors.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.queues.time.VirtualTime;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Submitter threads that share a CPU take turns as its CFS run queue says: the CPU's time is theirs
+ * together, each waits on the run queue while the other runs, and nothing is lost.
+ */
+class SharedCpuTest {
+  private static final String ONE_CPU =
+      Runs.D32 + "blksim.run.runtime = 40ms\nblksim.cpu.count = 1\n";
+
+  @Test
+  void twoPollingThreadsOnOneCpuGiveAboutTheIopsOfOneAndTakeTurns() {
+    RunResult alone = Runs.sequential(ONE_CPU);
+    RunResult two = Runs.sameOnBothEngines(Runs.settings(ONE_CPU, "io-uring.threads=2"));
+    assertTrue(two.books().balanced(), two.books().violations().toString());
+    assertEquals(2, two.submitters().size());
+    double ratio = (double) two.done() / alone.done();
+    assertTrue(ratio < 1.0, "the switches cost something: " + ratio);
+    assertTrue(ratio > 0.97, "one CPU's worth of I/O between them: " + ratio);
+    for (RunResult.Submitter sub : two.submitters()) {
+      RunResult.SchedInfo sched = sub.sched();
+      assertEquals(0, sub.cpu());
+      assertTrue(sched.nivcsw() >= 4, "preempted at its slices' ends: " + sched);
+      assertTrue(sched.nvcsw() <= 1, "an IOPOLL ring never sleeps; its exit is one: " + sched);
+      double share = (double) sched.onCpuPs() / two.endPs();
+      assertTrue(share > 0.35 && share < 0.65, "about half the CPU each: " + share);
+      assertTrue(
+          sched.runDelayPs() > VirtualTime.ps(10_000_000), "waited while the other ran: " + sched);
+    }
+    RunResult.SchedInfo a = alone.submitters().get(0).sched();
+    assertEquals(0, a.nivcsw(), "alone, never preempted");
+    assertEquals(0, a.runDelayPs());
+  }
+
+  @Test
+  void threadsThatSleepForInterruptsShareACpuToo() {
+    RunResult two =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                ONE_CPU,
+                "io-uring.threads=2",
+                "io-uring.polled=false",
+                "null-blk.irqmode=2",
+                "null-blk.completion-nsec=20000"));
+    assertTrue(two.books().balanced(), two.books().violations().toString());
+    for (RunResult.Submitter sub : two.submitters()) {
+      assertTrue(sub.sched().nvcsw() > 100, "each sleeps in io_cqring_wait: " + sub.sched());
+      assertTrue(sub.done() > 0);
+    }
+  }
+
+  @Test
+  void aTasksetNamingOneCpuForTwoThreadsRunsThemThere() {
+    RunResult r =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                Runs.D32 + "blksim.run.runtime = 10ms\n",
+                "cpu.count=2",
+                "io-uring.threads=2",
+                "cpu.submitter-cpus=[1]"));
+    assertEquals(1, r.submitters().get(0).cpu());
+    assertEquals(1, r.submitters().get(1).cpu());
+    assertEquals(1, r.busyCpus().size(), "CPU 0 runs nothing");
+    assertTrue(r.sharedCpus());
+  }
+
+  @Test
+  void threadsSharingACpuWhereTagsCanRunOutAreRefused() {
+    String m =
+        Runs.refused(
+                "blksim.run.runtime = 10ms\n",
+                "cpu.count=1",
+                "io-uring.threads=2",
+                "io-uring.depth=64")
+            .getMessage();
+    assertTrue(m.contains("128 I/Os in flight on a hardware queue of 64 tags"), m);
+    assertTrue(m.contains("threads 0 and 1 on CPU 0"), m);
+  }
+}
