@@ -124,7 +124,37 @@ public final class Generator {
         long span = r.nextInt(100) < 90 ? Math.max(1, runtimeUs / 4) : runtimeUs;
         opts.add(new Opt("set:dm.suspend", "[\"dm-0 at " + at + "us for " + span + "us\"]"));
       }
+      if (r.nextInt(100) < 8) {
+        shareCpus(tags);
+      }
       return new Case(opts, files);
+    }
+
+    /**
+     * Threads that take turns on fewer CPUs than they are, at depths their queues' tags hold (else
+     * an io-wq worker would be needed beside them, which is refused): {@code --cpus} below {@code
+     * -n}, or a {@code --taskset} that names a CPU twice.
+     */
+    private void shareCpus(int tags) {
+      opts.removeIf(o -> List.of("--cpus", "-n", "--taskset", "-d", "-s", "-c").contains(o.name()));
+      int threads = between(2, 4);
+      int depth = Math.max(1, Math.min(between(1, 64), tags / threads));
+      if (r.nextBoolean()) {
+        opts.add(new Opt("--cpus", String.valueOf(between(1, threads - 1))));
+      } else {
+        int cpus = between(2, 4);
+        opts.add(new Opt("--cpus", String.valueOf(cpus)));
+        List<String> on = new ArrayList<>();
+        int shared = r.nextInt(cpus);
+        for (int t = 0; t < threads; t++) {
+          on.add(String.valueOf(t < 2 ? shared : r.nextInt(cpus)));
+        }
+        opts.add(new Opt("--taskset", String.join(",", on)));
+      }
+      opts.add(new Opt("-n", String.valueOf(threads)));
+      opts.add(new Opt("-d", String.valueOf(depth)));
+      opts.add(new Opt("-s", String.valueOf(batch(depth))));
+      opts.add(new Opt("-c", String.valueOf(batch(depth))));
     }
 
     /** null_blk's module parameters; returns the tags per hctx, for the depth's edges. */

@@ -45,6 +45,10 @@ class GeneratorTest {
     edge(cases, "many CPUs", c -> c.get("--cpus") != null && num(c, "--cpus") > 16);
     edge(cases, "several devices", c -> c.get("nb:nr_devices") != null);
     edge(cases, "placement", c -> c.get("--taskset") != null);
+    edge(
+        cases,
+        "threads taking turns on a CPU, within their tags",
+        c -> sharesCpu(c) && depth(c) * num(c, "-n") <= tags(c));
     edge(cases, "patches", c -> c.get("--patch") != null);
     edge(cases, "kernel", c -> c.get("--kernel") != null);
     edge(cases, "profile", c -> c.get("--profile") != null);
@@ -53,6 +57,19 @@ class GeneratorTest {
   private static void edge(List<Case> cases, String what, Predicate<Case> p) {
     long n = cases.stream().filter(p).count();
     assertTrue(n >= N / 200, what + ": " + n + " of " + N);
+  }
+
+  /** Two threads on one CPU: fewer CPUs than threads, or a taskset that names one twice. */
+  private static boolean sharesCpu(Case c) {
+    if (c.get("-n") == null || num(c, "-n") < 2) {
+      return false;
+    }
+    String taskset = c.get("--taskset");
+    if (taskset != null) {
+      List<String> on = List.of(taskset.split(","));
+      return on.stream().distinct().count() < Math.min(on.size(), num(c, "-n"));
+    }
+    return c.get("--cpus") != null && num(c, "--cpus") < num(c, "-n");
   }
 
   private static long depth(Case c) {
