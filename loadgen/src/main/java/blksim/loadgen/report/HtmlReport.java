@@ -47,6 +47,7 @@ public final class HtmlReport {
             .replace("<!--SUMMARY-->", RunTables.summary(s))
             .replace("<!--PERCENTILES-->", RunTables.percentileTable(s))
             .replace("<!--CPUS-->", RunTables.cpus(CpuTimes.of(s)))
+            .replace("<!--RUNQUEUE-->", RunTables.runQueue(s))
             .replace("<!--HCTX-->", RunTables.hctx(s))
             .replace("/*DATA*/", data(s, hlog));
     Path out = dir.resolve("report.html");

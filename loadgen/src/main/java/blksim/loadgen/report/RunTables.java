@@ -70,6 +70,33 @@ final class RunTables {
     return t.toString();
   }
 
+  /**
+   * How threads that share a CPU took turns, when some do: each thread's time on the CPU and
+   * waiting on its run queue, in ms, and its switches; nothing when every thread has a CPU alone.
+   */
+  static String runQueue(Config s) {
+    if (!s.hasPath("run_queue")) {
+      return "";
+    }
+    HtmlTable t =
+        new HtmlTable(
+            "runqueue", "thread", "CPU", "on CPU, ms", "run-queue wait, ms", "nvcsw", "nivcsw");
+    for (Config q : s.getConfigList("run_queue")) {
+      t.row(
+          Long.toString(q.getLong("thread")),
+          Long.toString(q.getLong("cpu")),
+          String.format(Locale.ROOT, "%.3f", q.getLong("on_cpu_ns") / 1e6),
+          String.format(Locale.ROOT, "%.3f", q.getLong("run_delay_ns") / 1e6),
+          Long.toString(q.getLong("nvcsw")),
+          Long.toString(q.getLong("nivcsw")));
+    }
+    return "<h2>Threads that share a CPU</h2>\n<p class=\"note\">They take turns on its CFS run"
+        + " queue: the time each ran, the time it waited runnable while another ran (run_delay),"
+        + " and its switches out, asleep (nvcsw) or preempted (nivcsw).</p>\n"
+        + t
+        + "\n";
+  }
+
   /** Each hardware queue's tags: in use on average and at most, of its depth, and its requests. */
   static String hctx(Config s) {
     HtmlTable t =
