@@ -78,10 +78,14 @@ final class CpuSchedule {
     }
   }
 
-  /** The threads start: each is forked onto the run queue, and the first it picks runs. */
+  /**
+   * The threads start: t/io_uring's main thread made each on its own CPU (where it and the new
+   * thread ran) and pinned it here, so each joins the run queue with the same debit; the first it
+   * picks runs.
+   */
   void pass(long t, Outbox out) {
     for (Task task : tasks) {
-      task.se = rq.fork(task.comm(), at(t));
+      task.se = rq.forkElsewhere(task.comm(), at(t), 1);
     }
     dispatch(t, out);
     idleSoftirq(t, out);

@@ -56,6 +56,25 @@ class SharedCpuTest {
   }
 
   @Test
+  void threadsPinnedToOneCpuStartWithOneDebitAndShareItFairly() {
+    RunResult four =
+        Runs.sequential(
+            "blksim.io-uring { depth = 16, batch-submit = 8, batch-complete = 8, block-size = 512"
+                + " }\nblksim.run.runtime = 20ms\nblksim.cpu.count = 1\n",
+            "io-uring.threads=4",
+            "io-uring.polled=false",
+            "null-blk.irqmode=2");
+    assertTrue(four.books().balanced(), four.books().violations().toString());
+    long least = Long.MAX_VALUE;
+    long most = 0;
+    for (RunResult.Submitter sub : four.submitters()) {
+      least = Math.min(least, sub.sched().onCpuPs());
+      most = Math.max(most, sub.sched().onCpuPs());
+    }
+    assertTrue(most - least < four.endPs() / 100, "within 1 % of the CPU: " + least + " " + most);
+  }
+
+  @Test
   void aTasksetNamingOneCpuForTwoThreadsRunsThemThere() {
     RunResult r =
         Runs.sameOnBothEngines(

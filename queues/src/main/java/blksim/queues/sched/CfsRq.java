@@ -115,6 +115,27 @@ public final class CfsRq {
   }
 
   /**
+   * A new task {@code comm} forked on another CPU, where {@code nrRunningThere} tasks ran, then
+   * moved here ({@code migrate_task_rq_fair}): its START_DEBIT is the slice it had there, and it
+   * keeps it relative to this run queue's {@code min_vruntime}. A thread made by a parent on
+   * another CPU and pinned here (t/io_uring's submitters, made by its main thread) comes this way,
+   * each with the same debit however many are here already.
+   */
+  public SchedEntity forkElsewhere(String comm, long now, int nrRunningThere) {
+    if (nrRunningThere < 0) {
+      throw new IllegalArgumentException("tasks running on the parent's CPU: " + nrRunningThere);
+    }
+    SchedEntity se = new SchedEntity(comm, tasks.size());
+    tasks.add(se);
+    updateCurr(now);
+    int nr = nrRunningThere + 1;
+    se.vruntime = minVruntime + Math.max(schedPeriod(nr) / nr, minGranularity);
+    enqueue(se, now);
+    checkPreemptWakeup(se);
+    return se;
+  }
+
+  /**
    * {@code try_to_wake_up} of a sleeping {@code se}: placed ({@code place_entity}), queued, and
    * checked against the running task; the CPU, if idle, runs it at its next {@link #schedule}.
    */

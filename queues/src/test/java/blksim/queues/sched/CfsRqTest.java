@@ -67,6 +67,20 @@ class CfsRqTest {
   }
 
   @Test
+  void threadsForkedOnTheParentsCpuAndMovedHereHaveTheDebitTheyHadThere() {
+    CfsRq rq = new CfsRq(1);
+    SchedEntity a = rq.forkElsewhere("a", 0, 1);
+    SchedEntity b = rq.forkElsewhere("b", 0, 1);
+    SchedEntity c = rq.forkElsewhere("c", 0, 1);
+    assertEquals(3 * MS, a.vruntime(), "the slice of two there (the parent and it)");
+    assertEquals(a.vruntime(), b.vruntime(), "whatever this run queue holds");
+    assertEquals(a.vruntime(), c.vruntime());
+    assertSame(a, rq.schedule(0), "the tie to the first queued");
+    assertEquals(6 * MS, new CfsRq(1).forkElsewhere("alone", 0, 0).vruntime());
+    assertThrows(IllegalArgumentException.class, () -> rq.forkElsewhere("x", 0, -1));
+  }
+
+  @Test
   void aWakingTaskIsPlacedAtMostHalfTheLatencyBeforeMinVruntime() {
     CfsRq rq = new CfsRq(1);
     SchedEntity a = rq.fork("a", 0);
