@@ -260,9 +260,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
-    // only a thread alone on its CPU has a worker that shares it (ModelSupport)
-    Task task = tasks.get(0);
-    task.thread.onWantsUringLock(m, schedule.lent(), out);
+    // a worker that shares this CPU does so with a thread alone on it (ModelSupport)
+    Task task = tasks.size() == 1 ? tasks.get(0) : tasks.get(core.taskOf(m.req()).slot);
+    long teardown = task.thread.onWantsUringLock(m, schedule.lent(), out);
+    if (teardown >= 0) {
+      schedule.teardownPoll(task, teardown, out);
+    }
     schedule.idleSoftirq(m.atPs(), out);
   }
 

@@ -10,6 +10,7 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.sched.CfsRq;
 import blksim.queues.sched.SchedEntity;
 import blksim.queues.sched.SchedTick;
+import blksim.queues.uring.EnterLoop;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,6 +100,26 @@ final class CpuSchedule {
     if (!inIrq && !lent && current == null) {
       dispatch(freeFrom(t), out);
       idleSoftirq(t, out);
+    }
+  }
+
+  /**
+   * {@code task} has ended, and its ring's teardown has requests of its io-wq worker to poll from
+   * {@code t}: alone on the CPU it polls now; else it waits in {@code io_uring}'s teardown on the
+   * run queue (at its {@code cond_resched}, as a task woken there) until it is picked.
+   */
+  void teardownPoll(Task task, long t, Outbox out) {
+    if (tasks.size() == 1) {
+      task.thread.teardownPoll(t, out);
+      return;
+    }
+    if (task.se.state() == SchedEntity.State.SLEEPING) {
+      rq.wakeUp(task.se, at(t));
+    }
+    task.thread.loop().to(EnterLoop.Phase.RESCHED);
+    task.park(new Cpu.Resched(t, task.core.slot));
+    if (current == null && !inIrq && !lent) {
+      dispatch(t, out);
     }
   }
 
@@ -311,9 +332,9 @@ final class CpuSchedule {
     }
     if (current.se.state() == SchedEntity.State.RUNNING) {
       long t = at(current.freeAtPs());
-      if (current.thread.exiting()) {
+      if (current.thread.done()) {
         rq.exit(t);
-      } else {
+      } else { // asleep, or ended with requests of its io-wq worker still to come back
         rq.sleep(t);
       }
     }

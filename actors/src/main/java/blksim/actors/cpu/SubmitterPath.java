@@ -195,15 +195,20 @@ final class SubmitterPath implements ThreadLoop {
   }
 
   /**
-   * The io-wq worker wants the ring's uring_lock; after the thread ended, poll what it adds: when
-   * the CPU is free, or once the worker that shares it ({@code lent}) gives it back.
+   * The io-wq worker wants the ring's uring_lock; after the thread ended, the teardown polls what
+   * it adds: when the CPU is free, or once the worker that shares it ({@code lent}) gives it back.
+   *
+   * @return when the ring's teardown would poll it now, or -1
    */
-  void onWantsUringLock(Cpu.WantsUringLock m, boolean lent, Outbox out) {
+  long onWantsUringLock(Cpu.WantsUringLock m, boolean lent, Outbox out) {
     long t = iowq.wants(m, out);
     teardownWaits |= t >= 0 && loop.exiting() && lent;
-    if (t >= 0 && loop.exiting() && !inFlight() && !lent) {
-      iopoll.poll(Math.max(t, freeAtPs), out); // the teardown
-    }
+    return t >= 0 && loop.exiting() && !inFlight() && !lent ? Math.max(t, freeAtPs) : -1;
+  }
+
+  /** The ring's teardown polls what the worker added after the thread ended. */
+  void teardownPoll(long t, Outbox out) {
+    iopoll.poll(t, out);
   }
 
   /** The CPU the worker shared is the thread's again at {@code t}: a waiting teardown polls. */

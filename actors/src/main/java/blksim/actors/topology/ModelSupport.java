@@ -216,14 +216,6 @@ final class ModelSupport {
       return forSuspend;
     }
     String sharing = sharing(plan.submitterCpus());
-    unsupported(
-        sharing != null,
-        most
-            + " I/Os in flight on a hardware queue of "
-            + tags
-            + " tags with "
-            + sharing
-            + " (io-wq's reissue, or DM's requeue, beside threads that take turns)");
     String why =
         most
             + " I/Os can be in flight on a hardware queue with "
@@ -250,6 +242,9 @@ final class ModelSupport {
     if (!rawShort) {
       // Only DM clones can find no tag: DM requeues them (dm_handle_requeue), io-wq never sees
       // them.
+      unsupported(
+          sharing != null,
+          "DM with " + why + " and " + sharing + " (DM's requeue beside threads that take turns)");
       dmShortOfTags(plan, cfgs, why, tags);
       return forSuspend;
     }
@@ -265,7 +260,23 @@ final class ModelSupport {
     if (suspend) {
       return forSuspend;
     }
-    return SharedWorkers.place(s, plan, cfgs, load, tags, why);
+    List<Integer> workers = SharedWorkers.place(s, plan, cfgs, load, tags, why);
+    for (int t = 0; t < workers.size(); t++) {
+      int cpu = plan.submitterCpus().get(t);
+      // an io-wq worker with no CPU left shares its thread's, which must then be the thread's own
+      unsupported(
+          sharing != null
+              && workers.get(t) == cpu
+              && plan.submitterCpus().indexOf(cpu) != plan.submitterCpus().lastIndexOf(cpu),
+          why
+              + ": thread "
+              + t
+              + "'s io-wq worker, with no CPU left, on CPU "
+              + cpu
+              + " where threads take turns (give the machine a CPU for each thread's worker with"
+              + " --cpus)");
+    }
+    return workers;
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.queues.time.VirtualTime;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,7 +99,22 @@ class SharedCpuTest {
                 "io-uring.threads=2",
                 "io-uring.depth=64")
             .getMessage();
-    assertTrue(m.contains("128 I/Os in flight on a hardware queue of 64 tags"), m);
-    assertTrue(m.contains("threads 0 and 1 on CPU 0"), m);
+    assertTrue(m.contains("128 I/Os can be in flight on a hardware queue"), m);
+    assertTrue(m.contains("io-wq worker, with no CPU left, on CPU 0 where threads take turns"), m);
+  }
+
+  @Test
+  void threadsSharingACpuHaveIoWqWorkersOnCpusOfTheirOwn() {
+    RunResult r =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                "blksim.run.runtime = 10ms\n",
+                "cpu.count=3",
+                "io-uring.threads=2",
+                "cpu.submitter-cpus=[0]"));
+    assertTrue(r.sharedCpus());
+    assertEquals(List.of(1, 2), r.workers().stream().map(RunResult.Worker::cpu).toList());
+    assertTrue(r.workers().stream().allMatch(w -> w.punted() > 0), "tags ran out: " + r.workers());
+    assertTrue(r.books().balanced(), r.books().violations().toString());
   }
 }
