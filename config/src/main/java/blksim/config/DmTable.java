@@ -97,12 +97,15 @@ public record DmTable(List<Target> targets) {
     }
     String type = f[2];
     if (!type.equals("linear")) {
-      throw new ConfigError(
+      String refused =
           at
               + "target type "
               + type
               + (KNOWN_TYPES.contains(type) ? " is not modelled yet" : " is unknown")
-              + ": accepted linear");
+              + ": accepted linear";
+      throw KNOWN_TYPES.contains(type)
+          ? Limit.DM_TARGETS.refusal(refused)
+          : new ConfigError(refused);
     }
     if (f.length != 5) {
       // linear_ctr: "Invalid argument count"

@@ -32,7 +32,7 @@ public record Elevator(boolean mqDeadline, String note) {
       return NONE;
     }
     if (named && queues > 1) {
-      throw new ConfigError(
+      throw Limit.MQ_DEADLINE_QUEUES.refusal(
           "queue.scheduler = mq-deadline on "
               + queues
               + " hardware queues: blksim models mq-deadline on one hardware queue only"
@@ -46,7 +46,7 @@ public record Elevator(boolean mqDeadline, String note) {
               + n.hwQueueDepth()
               + " driver tags at once (a dispatch waiting for a driver tag that no timer frees)";
       if (named) {
-        throw new ConfigError(
+        throw Limit.MQ_DEADLINE_DRIVER_TAGS.refusal(
             "queue.scheduler = mq-deadline where "
                 + why
                 + ": not modelled yet; accepted: fewer threads, a smaller -s or -d, a larger"

@@ -400,7 +400,8 @@ class CommandTest {
     assertEquals(0, top.status());
     assertTrue(
         top.out().contains("io_uring") && top.out().contains("run") && top.out().contains("bench"));
-    for (String command : new String[] {"run", "compare", "bench"}) {
+    assertTrue(top.out().contains("limits"), top.out());
+    for (String command : new String[] {"run", "compare", "bench", "limits"}) {
       Blksim c = Blksim.run(command, "-h");
       assertEquals(0, c.status(), command);
       assertTrue(c.out().startsWith("Usage: blksim " + command + " [-h]"), c.out());

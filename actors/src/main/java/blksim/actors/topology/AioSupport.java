@@ -4,6 +4,7 @@ import blksim.actors.block.Disk;
 import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
+import blksim.config.Limit;
 import blksim.config.NullBlkSettings;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ final class AioSupport {
     // not modelled: a sleep whose flushed plug ends requests in queue_rq, and mq-deadline's
     boolean mqDeadline = blksim.config.Elevator.of(s).mqDeadline();
     for (Map.Entry<String, Integer> e : load.entrySet()) {
-      ModelSupport.unsupported(
+      Limit.AIO_TAG_SLEEP.refuseIf(
           e.getValue() > tags && (!timer || mqDeadline),
           "-a1 with "
               + e.getValue()

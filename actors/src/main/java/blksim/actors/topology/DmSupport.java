@@ -5,6 +5,7 @@ import blksim.config.ConfigError;
 import blksim.config.DmSettings;
 import blksim.config.DmTable;
 import blksim.config.IoUringSettings;
+import blksim.config.Limit;
 import blksim.config.NullBlkSettings;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ final class DmSupport {
       for (DmTable.Target t : tables.get(minor).targets()) {
         String at = name + ": table line " + t.line() + ": ";
         if (t.device().startsWith("/dev/dm-")) {
-          throw new ConfigError(at + t.device() + ": dm stacked on dm is not modelled yet");
+          throw Limit.DM_ON_DM.refusal(at + t.device() + ": dm stacked on dm is not modelled yet");
         }
         if (!ModelSupport.isNullBlk(t.device(), n.nrDevices())) {
           throw new ConfigError(
@@ -87,7 +88,7 @@ final class DmSupport {
                   + n.bs());
         }
         if (t.start() % ioSectors != 0) {
-          throw new ConfigError(
+          throw Limit.DM_SPLIT.refusal(
               at
                   + "a target boundary at sector "
                   + t.start()
@@ -120,13 +121,14 @@ final class DmSupport {
     for (DmSettings.Suspend e : s.dm().suspends()) {
       String what = "blksim.dm.suspend of " + DmSettings.name(e.minor());
       if (!s.ioUring().polled()) {
-        throw new ConfigError(what + " with -p0: io-wq's blocking reissue is not modelled yet");
+        throw Limit.DM_SUSPEND_P0.refusal(
+            what + " with -p0: io-wq's blocking reissue is not modelled yet");
       }
       if (n.irqmode() == NullBlkSettings.IrqMode.TIMER) {
-        throw new ConfigError(what + " with null_blk irqmode=2 is not modelled yet");
+        throw Limit.DM_SUSPEND_TIMER.refusal(what + " with null_blk irqmode=2 is not modelled yet");
       }
       if (e.forNs() > MAX_SUSPEND_NS) {
-        throw new ConfigError(
+        throw Limit.DM_SUSPEND_LONG.refusal(
             what
                 + " for "
                 + e.forNs()
@@ -163,7 +165,7 @@ final class DmSupport {
         continue;
       }
       if (u.polled() && !s.kernel().dmPoll()) {
-        throw new ConfigError(
+        throw Limit.DM_POLL_BEFORE_5_18.refusal(
             "-p1 on "
                 + dm
                 + " with --kernel "
@@ -173,7 +175,7 @@ final class DmSupport {
       }
       for (DmTable.Target t : tables.get(minor).targets()) {
         if (files.contains(t.device())) {
-          throw new ConfigError(
+          throw Limit.DM_AND_BELOW.refusal(
               dm
                   + " and "
                   + t.device()
@@ -182,7 +184,7 @@ final class DmSupport {
         }
         String other = under.put(t.device(), dm);
         if (other != null && !other.equals(dm)) {
-          throw new ConfigError(
+          throw Limit.DM_SHARED_DEVICE.refusal(
               other
                   + " and "
                   + dm

@@ -7,6 +7,7 @@ import blksim.config.ConfigError;
 import blksim.config.CpuSettings;
 import blksim.config.Elevator;
 import blksim.config.IoUringSettings;
+import blksim.config.Limit;
 import blksim.config.NullBlkSettings;
 import blksim.queues.uring.FileAssignment;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import java.util.regex.Pattern;
 
 /**
  * What the model can run today. Everything else is refused up front with one line that says what is
- * not modelled yet, rather than run wrongly.
+ * not modelled yet, rather than run wrongly; each refusal names its kind, a {@link Limit}, which
+ * {@code blksim limits} lists.
  */
 final class ModelSupport {
   private ModelSupport() {}
@@ -53,11 +55,11 @@ final class ModelSupport {
     NullBlkSettings n = s.nullBlk();
     // -N1: nops, which read no file, whatever its device; and a ring without IOPOLL
     boolean reads = !u.nop() || u.syncIo() || u.aio();
-    unsupported(
+    Limit.BUFFERED_IO.refuseIf(
         reads && !u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
     AioSupport.check(s);
     String elevator = s.kernel().scheduler();
-    unsupported(
+    Limit.SCHEDULERS.refuseIf(
         !elevator.isEmpty() && !blksim.config.KernelSettings.MODELLED_SCHEDULERS.contains(elevator),
         "queue.scheduler = "
             + elevator
@@ -65,7 +67,7 @@ final class ModelSupport {
             + String.join(" or ", new TreeSet<>(blksim.config.KernelSettings.MODELLED_SCHEDULERS)));
     blksim.config.Elevator.of(s).tags(s);
     SyncSupport.check(s);
-    unsupported(u.passthrough(), "-u1: NVMe passthrough");
+    Limit.PASSTHROUGH.refuseIf(u.passthrough(), "-u1: NVMe passthrough");
     if (n.requeue().probability() == 100
         && n.requeue().interval() <= 1
         && (n.requeue().times() == -1 || n.requeue().times() > MAX_FAULTS_IN_A_ROW)) {
@@ -77,7 +79,8 @@ final class ModelSupport {
               + MAX_FAULTS_IN_A_ROW
               + " times");
     }
-    unsupported(!u.hugetlbPath().isEmpty(), "-H " + u.hugetlbPath() + ": hugetlbfs buffers");
+    Limit.HUGETLBFS.refuseIf(
+        !u.hugetlbPath().isEmpty(), "-H " + u.hugetlbPath() + ": hugetlbfs buffers");
     if (n.queueMode() == 1) {
       // null_init refuses NULL_Q_RQ since the legacy request path was removed (5.0)
       throw new ConfigError(
@@ -86,7 +89,7 @@ final class ModelSupport {
               + " blksim models 2");
     }
     if (n.queueMode() == 0) {
-      throw new ConfigError(
+      throw Limit.BIO_BASED.refusal(
           "null_blk queue_mode=0 (bio-based) is not modelled yet; only queue_mode=2 (blk-mq) is");
     }
     // Without poll queues a polled bio is unmarked and ends by null_blk's interrupt. With irqmode 0
@@ -96,7 +99,7 @@ final class ModelSupport {
     // the timer's interrupt ends it. A fault would leave it spinning for io_timeout or a requeue,
     // which is not modelled yet. (an IOPOLL ring: io_uring's reads; -S1 sleeps for an unpolled
     // bio, aio never polls)
-    unsupported(
+    Limit.POLL_FAULT.refuseIf(
         ThreadConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
@@ -105,7 +108,7 @@ final class ModelSupport {
             + " with -p1 and a fault injected (timeout=, requeue=): an IOPOLL ring spinning until"
             + " the interrupt that ends an unpolled bio");
     // each pass of that spin is a step of the model: a timer much longer would take millions
-    unsupported(
+    Limit.POLL_LONG_TIMER.refuseIf(
         ThreadConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
@@ -127,7 +130,7 @@ final class ModelSupport {
               + n.bs()
               + " bytes (the kernel answers EINVAL)");
     }
-    unsupported(
+    Limit.SPLITTING.refuseIf(
         reads && u.blockSize() > MAX_BLOCK_SIZE,
         "-b " + u.blockSize() + ": bios larger than " + MAX_BLOCK_SIZE + " bytes (splitting)");
     for (String f : u.files()) {
@@ -135,7 +138,7 @@ final class ModelSupport {
     }
     // dm_table_supports_poll needs every device under a table to poll; without it the DM device
     // has no QUEUE_FLAG_POLL, and what DM's requeue then does with unpolled clones is not modelled
-    unsupported(
+    Limit.DM_UNPOLLED_BELOW.refuseIf(
         reads
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
@@ -155,13 +158,14 @@ final class ModelSupport {
     }
     String sharing = sharing(cpuOf);
     if (sharing != null) {
-      unsupported(
+      Limit.SHARED_CPU_SYNC_AIO.refuseIf(
           u.syncIo() || u.aio(),
           (u.syncIo() ? "-S1" : "-a1")
               + " with "
               + sharing
               + " (only io_uring's loops take turns)");
-      unsupported(!s.dm().suspends().isEmpty(), "a DM suspend with " + sharing);
+      Limit.SHARED_CPU_DM_SUSPEND.refuseIf(
+          !s.dm().suspends().isEmpty(), "a DM suspend with " + sharing);
     }
     // null_blk clamps its queue counts to nr_cpu_ids (null_init / null_validate_conf).
     NullBlkSettings clamped =
@@ -228,7 +232,7 @@ final class ModelSupport {
     NullBlkSettings nb = plan.nullBlk();
     // -p0: io-wq's blocking issue sleeps on the tag wait queue; its timers fire on its CPU. A fault
     // (timeout=, requeue=) on such a queue, or a DM device on it, is not modelled with it yet.
-    unsupported(
+    Limit.IO_WQ_BLOCKING_WAIT.refuseIf(
         !u.polled() && (nb.timeout().enabled() || nb.requeue().enabled() || !underDm.isEmpty()),
         "-p0 with "
             + why
@@ -242,7 +246,7 @@ final class ModelSupport {
     if (!rawShort) {
       // Only DM clones can find no tag: DM requeues them (dm_handle_requeue), io-wq never sees
       // them.
-      unsupported(
+      Limit.SHARED_CPU_DM_REQUEUE.refuseIf(
           sharing != null,
           "DM with " + why + " and " + sharing + " (DM's requeue beside threads that take turns)");
       dmShortOfTags(plan, cfgs, why, tags);
@@ -251,7 +255,7 @@ final class ModelSupport {
     // io-wq's reissue of an unpolled bio under mq-deadline can wait on hctx->dispatch for a
     // driver tag while the ring spins in io_iopoll_check: what restarts the queue then is not
     // modelled yet
-    unsupported(
+    Limit.IO_WQ_SCHEDULER.refuseIf(
         u.polled() && plan.nullBlk().pollQueues() == 0 && Elevator.of(s).mqDeadline(),
         noPollQueues(s)
             + " with -p1, mq-deadline and "
@@ -264,7 +268,7 @@ final class ModelSupport {
     for (int t = 0; t < workers.size(); t++) {
       int cpu = plan.submitterCpus().get(t);
       // an io-wq worker with no CPU left shares its thread's, which must then be the thread's own
-      unsupported(
+      Limit.SHARED_CPU_WORKER.refuseIf(
           sharing != null
               && workers.get(t) == cpu
               && plan.submitterCpus().indexOf(cpu) != plan.submitterCpus().lastIndexOf(cpu),
@@ -302,12 +306,12 @@ final class ModelSupport {
 
   /** When only DM clones can find no tag: what of their requeue is not modelled yet. */
   private static void dmShortOfTags(Placement plan, List<CpuConfig> cfgs, String why, int tags) {
-    unsupported(
+    Limit.DM_REQUEUE_TIMER.refuseIf(
         plan.nullBlk().irqmode() == NullBlkSettings.IrqMode.TIMER,
         "DM with "
             + why
             + " and irqmode=2 (requeued bios waiting for tags on the default queue too)");
-    unsupported(
+    Limit.DM_REQUEUE_TIMEOUT.refuseIf(
         plan.nullBlk().timeout().enabled(),
         "DM with "
             + why
@@ -326,7 +330,7 @@ final class ModelSupport {
       read.forEach(h -> resubmitters.merge(h, 1, Integer::sum));
     }
     int racing = resubmitters.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-    unsupported(
+    Limit.DM_REQUEUE_RACE.refuseIf(
         racing > tags,
         "DM with "
             + why
@@ -412,11 +416,5 @@ final class ModelSupport {
         + " (null_blk nr_devices="
         + nrDevices
         + ")";
-  }
-
-  static void unsupported(boolean when, String what) {
-    if (when) {
-      throw new ConfigError(what + " is not modelled yet");
-    }
   }
 }

@@ -3,8 +3,8 @@ package blksim.actors.topology;
 import blksim.actors.block.Disk;
 import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
-import blksim.config.ConfigError;
 import blksim.config.IoUringSettings;
+import blksim.config.Limit;
 import blksim.config.NullBlkSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +81,7 @@ final class SharedWorkers {
       other = "a fault is injected (timeout=, requeue=)";
     }
     if (other != null) {
-      throw new ConfigError(
+      throw Limit.IO_WQ_SPIN.refusal(
           why
               + ": thread "
               + t

@@ -4,6 +4,7 @@ import blksim.actors.block.Disk;
 import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
+import blksim.config.Limit;
 import blksim.config.NullBlkSettings;
 import java.util.List;
 import java.util.Map;
@@ -37,17 +38,18 @@ final class SyncSupport {
   static void outsideTheRing(BlksimSettings s, String flag, String loop, String read) {
     IoUringSettings u = s.ioUring();
     NullBlkSettings n = s.nullBlk();
-    ModelSupport.unsupported(
+    Limit.OUTSIDE_RING_NOP.refuseIf(
         u.nop(),
         flag
             + " with -N1: t/io_uring's "
             + loop
             + " loop reading the files that -N1 does not open");
-    ModelSupport.unsupported(!u.oDirect(), flag + " -O0: buffered reads through the page cache");
-    ModelSupport.unsupported(
+    Limit.OUTSIDE_RING_BUFFERED.refuseIf(
+        !u.oDirect(), flag + " -O0: buffered reads through the page cache");
+    Limit.OUTSIDE_RING_DM.refuseIf(
         u.files().stream().anyMatch(f -> ModelSupport.DM.matcher(f).matches()),
         flag + " on a DM device: " + read + " through device mapper");
-    ModelSupport.unsupported(
+    Limit.OUTSIDE_RING_FAULT.refuseIf(
         n.timeout().enabled() || n.requeue().enabled(),
         flag + " with a fault injected (timeout=, requeue=): " + read + " waiting out its fault");
   }
@@ -73,7 +75,7 @@ final class SyncSupport {
       }
     }
     for (Map.Entry<String, Integer> e : threads.entrySet()) {
-      ModelSupport.unsupported(
+      Limit.SYNC_SCHED_TAGS.refuseIf(
           e.getValue() > tags,
           "-S1 with "
               + e.getValue()

@@ -41,7 +41,7 @@ public final class Cli {
     @Override
     public Integer call() {
       throw new ConfigError(
-          "blksim: give a command (io_uring, run, compare, sweep, worker, bench, fuzz, report, profile) or no arguments"
+          "blksim: give a command (io_uring, run, compare, sweep, worker, bench, fuzz, report, profile, limits) or no arguments"
               + " at all");
     }
   }
@@ -68,6 +68,7 @@ public final class Cli {
     cmd.addSubcommand("bench", new BenchCommand(out, err));
     cmd.addSubcommand("fuzz", new FuzzCommand(out, err));
     cmd.addSubcommand("report", new ReportCommand(out));
+    cmd.addSubcommand("limits", new LimitsCommand(out));
     CommandLine profile = new CommandLine(new ProfileCommand());
     profile.addSubcommand("import", new ProfileImportCommand(out, err));
     profile.addSubcommand("diff", new ProfileDiffCommand(out));
