@@ -100,7 +100,7 @@ final class ModelSupport {
     // which is not modelled yet. (an IOPOLL ring: io_uring's reads; -S1 sleeps for an unpolled
     // bio, aio never polls)
     Limit.POLL_FAULT.refuseIf(
-        ThreadConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
+        CpuConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
             && (n.timeout().enabled() || n.requeue().enabled()),
@@ -109,7 +109,7 @@ final class ModelSupport {
             + " the interrupt that ends an unpolled bio");
     // each pass of that spin is a step of the model: a timer much longer would take millions
     Limit.POLL_LONG_TIMER.refuseIf(
-        ThreadConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
+        CpuConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
             && n.irqmode() == NullBlkSettings.IrqMode.TIMER

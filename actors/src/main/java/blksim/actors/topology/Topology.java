@@ -31,6 +31,7 @@ import blksim.queues.cost.CallFactors;
 import blksim.queues.cost.CallVariation;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.sched.SchedEntity;
 import blksim.queues.time.VirtualTime;
 import blksim.queues.uring.CqRing;
 import blksim.queues.uring.IoRingCtx;
@@ -60,7 +61,7 @@ public final class Topology {
   private Topology(BlksimSettings s, StatusSink sink) {
     ModelSupport.Placement plan = ModelSupport.check(s);
     IoUringSettings u = s.ioUring();
-    CpuConfig.Engine engine = ThreadConfig.engine(u);
+    CpuConfig.Engine engine = CpuConfig.engine(u);
     boolean ring = engine == CpuConfig.Engine.IO_URING || engine == CpuConfig.Engine.NOP;
     NullBlkSettings nb = plan.nullBlk();
     int nrCpus = s.cpu().count();
@@ -72,10 +73,9 @@ public final class Topology {
                 // -S1 and -a1: no ring to register, no registered file or buffer
                 u.registerRing() && s.kernel().registerRingFds() && ring,
                 u.registerFiles() && ring,
-                ThreadConfig.fixedBuffers(u),
-                ThreadConfig.pagesPerIo(u),
-                !ThreadConfig.fixedBuffers(u)
-                    && ThreadConfig.pagesPerIo(u) > s.bioset().bioInlineVecs(),
+                CpuConfig.fixedBuffers(u),
+                CpuConfig.pagesPerIo(u),
+                !CpuConfig.fixedBuffers(u) && CpuConfig.pagesPerIo(u) > s.bioset().bioInlineVecs(),
                 u.nop()),
             s.interference().variation()
                 ? new CallVariation.Spec(
@@ -190,7 +190,7 @@ public final class Topology {
       for (int f : plan.submitterFiles().get(t)) {
         files.add(disks.get(u.files().get(f)));
       }
-      cfgs.add(ThreadConfig.of(s, t, files));
+      cfgs.add(CpuConfig.of(s, t, files));
     }
     SyncSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     AioSupport.checkQueues(s, plan.submitterCpus(), cfgs);
@@ -332,7 +332,7 @@ public final class Topology {
     Books books = stop.cut() ? Books.cutShort() : new Books();
     List<RunResult.Submitter> subs = new ArrayList<>();
     for (Task task : tasks) {
-      subs.add(RunTotals.submitter(task, endPs));
+      subs.add(submitterTotals(task, endPs));
       latency.add(task.latencyNs());
     }
     for (Cpu cpu : cpus) {
@@ -346,7 +346,7 @@ public final class Topology {
       ledger.merge(q.ledger());
       q.audit(books);
       if (q.hctx().dispatchedCount() > 0) {
-        depths.add(RunTotals.hctx(q, stop.delivered() ? endPs : run.endPs()));
+        depths.add(hctxTotals(q, stop.delivered() ? endPs : run.endPs()));
       }
     }
     List<RunResult.Worker> ws = new ArrayList<>();
@@ -354,7 +354,7 @@ public final class Topology {
       IoWqWorker w = workers.get(t);
       ledger.merge(w.ledger());
       w.audit(books);
-      ws.add(RunTotals.worker(t, w));
+      ws.add(workerTotals(t, w));
     }
     for (NullBlkDevice device : devices) {
       ledger.merge(device.ledger());
@@ -379,5 +379,66 @@ public final class Topology {
         ws,
         dms.results(),
         books);
+  }
+
+  /** The totals of the submitter {@code task}, its mean in flight up to {@code endPs}. */
+  private static RunResult.Submitter submitterTotals(Task task, long endPs) {
+    Submitter sub = task.submitter();
+    SchedEntity se = task.sched();
+    return new RunResult.Submitter(
+        task.submitterIndex(),
+        task.cpu(),
+        sub.done(),
+        sub.calls(),
+        sub.reaps(),
+        task.completed(),
+        task.ring().droppedAtExit(),
+        sub.fatal(),
+        sub.meanInFlight(endPs),
+        sub.inFlightAtEnd(),
+        task.accepted(),
+        sub.hung(),
+        task.latencyNs().copy(),
+        new RunResult.SchedInfo(se.sumExecRuntime(), se.runDelay(), se.nvcsw(), se.nivcsw()));
+  }
+
+  /** The depth of {@code q}, its mean tags in use up to {@code untilPs}. */
+  private static RunResult.Hctx hctxTotals(HwQueue q, long untilPs) {
+    HwCtx h = q.hctx();
+    return new RunResult.Hctx(
+        q.name(),
+        h.inUse().mean(untilPs),
+        h.inUse().max(),
+        h.tags().nrTags(),
+        h.dispatchedCount(),
+        h.noTagCount() - q.tagSleeps(),
+        q.tagSleeps(),
+        h.busyCount(),
+        h.requeueCount(),
+        h.mergedCount(),
+        q.sched() == null
+            ? null
+            : new RunResult.Sched(
+                q.sched().driverTags(),
+                q.sched().lockTaken(),
+                q.sched().lockSpun(),
+                q.sched().lockWaitPs(),
+                q.sched().waited(),
+                q.sched().restarts()));
+  }
+
+  /** The totals of thread {@code t}'s io-wq worker {@code w}. */
+  private static RunResult.Worker workerTotals(int t, IoWqWorker w) {
+    return new RunResult.Worker(
+        t,
+        w.index(),
+        w.wq().enqueued(),
+        w.wq().retries(),
+        w.wq().wakeUps(),
+        w.lockWaitPs(),
+        w.tagSleeps(),
+        w.spinSlices(),
+        w.spinsEndedByTag(),
+        w.spunPs());
   }
 }
