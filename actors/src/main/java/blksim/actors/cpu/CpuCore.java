@@ -55,6 +55,9 @@ final class CpuCore {
    */
   java.util.function.LongPredicate needResched = t -> false;
 
+  /** The task this is the core of, set when the task is made. */
+  Task task;
+
   /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
   final Ksoftirqd ksoftirqd;
 
@@ -347,7 +350,12 @@ final class CpuCore {
         elsewhere.add(req, res(bio));
         t += charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
       } else if (req.owner() != owner) { // a request of another task of this CPU
-        t += charge(CpuTime.SUBMIT, taskOf(req).endIo(req, res(bio)), 1);
+        Task sibling = taskOf(req).task;
+        t += charge(CpuTime.SUBMIT, sibling.core.endIo(req, res(bio)), 1);
+        sibling.thread.workerCompleted(req);
+        if (sibling.thread.loop().wakeIfSleeping()) { // its task_work wakes it: the CPU runs it
+          t += charge(CpuTime.SUBMIT, KernelFn.TRY_TO_WAKE_UP, 1);
+        }
       } else {
         t += charge(CpuTime.SUBMIT, endIo(req, res(bio)), 1);
         done.accept(req);

@@ -54,6 +54,9 @@ final class CpuSchedule {
   /** The last tick the run queue has seen. */
   private long tickSeen = -1;
 
+  /** Since when more than one task is runnable, or -1 while at most one is. */
+  private long sharedSincePs = -1;
+
   /** The io-wq worker runs on this CPU now. */
   private boolean lent;
 
@@ -88,6 +91,7 @@ final class CpuSchedule {
     for (Task task : tasks) {
       task.se = rq.forkElsewhere(task.comm(), at(t), 1);
     }
+    runnableChanged(rqClock);
     dispatch(t, out);
     idleSoftirq(t, out);
   }
@@ -96,6 +100,7 @@ final class CpuSchedule {
   void wake(Task task, long t, Outbox out) {
     if (task.se.state() == SchedEntity.State.SLEEPING) {
       rq.wakeUp(task.se, at(t));
+      runnableChanged(rqClock);
     }
     if (!inIrq && !lent && current == null) {
       dispatch(freeFrom(t), out);
@@ -115,11 +120,12 @@ final class CpuSchedule {
     }
     if (task.se.state() == SchedEntity.State.SLEEPING) {
       rq.wakeUp(task.se, at(t));
+      runnableChanged(rqClock);
     }
     task.thread.loop().to(EnterLoop.Phase.RESCHED);
     task.park(new Cpu.Resched(t, task.core.slot));
     if (current == null && !inIrq && !lent) {
-      dispatch(t, out);
+      dispatch(freeFrom(t), out);
     }
   }
 
@@ -212,6 +218,7 @@ final class CpuSchedule {
   private boolean arrives(Task task, SimMessage m, Outbox out) {
     if (task.se.state() == SchedEntity.State.SLEEPING) {
       rq.wakeUp(task.se, at(m.atPs()));
+      runnableChanged(rqClock);
     }
     if (tasks.size() == 1) {
       if (task.se.state() == SchedEntity.State.RUNNABLE) {
@@ -222,7 +229,7 @@ final class CpuSchedule {
     }
     task.park(m);
     if (current == null && !inIrq && !lent) {
-      dispatch(m.atPs(), out);
+      dispatch(freeFrom(m.atPs()), out);
     }
     return false;
   }
@@ -241,7 +248,8 @@ final class CpuSchedule {
       irqReturned(irq.startSoftirq(m.atPs(), ksoftirqd.drain(), true, out), out);
       return;
     }
-    if (m instanceof Cpu.Resume && needResched(m.atPs())) {
+    if ((m instanceof Cpu.Resume || m instanceof Cpu.Resched && current.thread.exiting())
+        && needResched(m.atPs())) { // the return to user space, or the teardown's cond_resched
       switchFrom(m, out);
       return;
     }
@@ -259,7 +267,7 @@ final class CpuSchedule {
       return false;
     }
     long last = tick.atOrBefore(t);
-    if (last > tickSeen) {
+    if (last > tickSeen && last >= sharedSincePs) { // a tick while it ran alone did nothing
       tickSeen = last;
       rq.tick(at(last));
     }
@@ -316,6 +324,15 @@ final class CpuSchedule {
         core.self.name() + ": picked " + se + ", not a task of its own");
   }
 
+  /** Notes, after a change of the run queue at {@code t}, whether tasks now take turns. */
+  private void runnableChanged(long t) {
+    if (rq.nrRunning() <= 1) {
+      sharedSincePs = -1;
+    } else if (sharedSincePs < 0) {
+      sharedSincePs = t;
+    }
+  }
+
   /** Tells the run queue of {@code t}, never earlier than what it was told last. */
   private long at(long t) {
     rqClock = Math.max(rqClock, t);
@@ -337,6 +354,7 @@ final class CpuSchedule {
       } else { // asleep, or ended with requests of its io-wq worker still to come back
         rq.sleep(t);
       }
+      runnableChanged(t);
     }
     current = null;
   }
@@ -346,6 +364,7 @@ final class CpuSchedule {
     for (Task task : tasks) {
       if (task.thread.loop().woken() && task.se.state() == SchedEntity.State.SLEEPING) {
         rq.wakeUp(task.se, at(t));
+        runnableChanged(rqClock);
       }
     }
   }
@@ -356,6 +375,7 @@ final class CpuSchedule {
    */
   void idleSoftirq(long t, Outbox out) {
     leftCpu();
+    wakeWoken(t); // a sibling whose request ended in this task's queue_rq
     if (!idleNow()) {
       return;
     }

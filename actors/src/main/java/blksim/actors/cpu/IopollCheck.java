@@ -91,9 +91,13 @@ final class IopollCheck {
     }
   }
 
-  /** io_iopoll_check's mutex_lock: where ksoftirqd was woken (TIF_NEED_RESCHED), it runs first. */
+  /**
+   * io_iopoll_check's mutex_lock: where ksoftirqd was woken (TIF_NEED_RESCHED), it runs first; in
+   * the ring's teardown ({@code io_iopoll_try_reap_events}' cond_resched) so does another task of
+   * the CPU whose turn it is.
+   */
   void check(long t, Outbox out) {
-    if (c.ksoftirqd.pending()) {
+    if (c.ksoftirqd.pending() || loop.exiting() && c.needResched.test(t)) {
       thread.send(Phase.RESCHED, c.self, new Cpu.Resched(t, c.slot), out);
     } else {
       poll(loop.exiting() ? t : iowq.relock(t, out), out);

@@ -114,7 +114,7 @@ final class IrqPath {
     List<Bio> put = new ArrayList<>();
     Elsewhere elsewhere = new Elsewhere();
     boolean[] touched = new boolean[tasks.size()];
-    touched[0] = true; // the first task is always looked at, as when it was the CPU's only one
+    touched[0] = tasks.size() == 1; // a CPU's only task is looked at whatever ended, as always
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));

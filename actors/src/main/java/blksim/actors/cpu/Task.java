@@ -26,6 +26,7 @@ public final class Task {
 
   Task(CpuCore core) {
     this.core = core;
+    core.task = this;
     this.thread = new SubmitterPath(core);
     this.run =
         core.cfg.syncIo()

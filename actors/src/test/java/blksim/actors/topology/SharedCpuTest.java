@@ -54,6 +54,10 @@ class SharedCpuTest {
       assertTrue(sub.sched().nvcsw() > 100, "each sleeps in io_cqring_wait: " + sub.sched());
       assertTrue(sub.done() > 0);
     }
+    // an interrupt wakes only the threads whose requests it ended: each sleeps as often
+    RunResult.SchedInfo a = two.submitters().get(0).sched();
+    RunResult.SchedInfo b = two.submitters().get(1).sched();
+    assertTrue(Math.abs(a.nvcsw() - b.nvcsw()) <= a.nvcsw() / 20, a + " " + b);
   }
 
   @Test

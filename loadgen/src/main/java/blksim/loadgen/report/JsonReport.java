@@ -163,6 +163,9 @@ public final class JsonReport {
     if (res.sharedCpus()) { // how the threads that share a CPU took turns
       List<String> threads = new ArrayList<>();
       for (RunResult.Submitter sub : res.submitters()) {
+        if (res.threadsByCpu().get(sub.cpu()).size() < 2) {
+          continue; // alone on its CPU
+        }
         threads.add(
             String.format(
                 Locale.ROOT,

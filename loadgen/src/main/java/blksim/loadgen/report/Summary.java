@@ -310,6 +310,9 @@ public final class Summary {
             "nvcsw",
             "nivcsw"));
     for (RunResult.Submitter sub : res.submitters()) {
+      if (res.threadsByCpu().get(sub.cpu()).size() < 2) {
+        continue; // alone on its CPU: it never waits
+      }
       RunResult.SchedInfo sched = sub.sched();
       long waits = sched.nivcsw() + sched.nvcsw();
       out.println(
