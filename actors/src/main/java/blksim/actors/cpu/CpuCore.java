@@ -262,7 +262,7 @@ final class CpuCore {
     Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
     for (blksim.queues.bio.Bio bio : ended) {
       IoKiocb req = (IoKiocb) bio.owner();
-      CpuCore task = onThisCpu.get(req.owner());
+      CpuCore task = req.owner() == owner ? this : onThisCpu.get(req.owner());
       if (task != null) { // this ring's, or that of a task of this CPU
         task.ring.completeRwIopoll(req, res(bio));
       } else {
@@ -369,12 +369,14 @@ final class CpuCore {
    * dispatched it): its io_complete_rw queues task_work for that ring's task.
    */
   boolean foreign(blksim.queues.bio.Bio bio) {
-    return bio.owner() instanceof IoKiocb req && !onThisCpu.containsKey(req.owner());
+    return bio.owner() instanceof IoKiocb req
+        && req.owner() != owner
+        && !onThisCpu.containsKey(req.owner());
   }
 
   /** The task of this CPU whose ring {@code req} is of. */
   CpuCore taskOf(IoKiocb req) {
-    CpuCore task = onThisCpu.get(req.owner());
+    CpuCore task = req.owner() == owner ? this : onThisCpu.get(req.owner());
     if (task == null) {
       throw new IllegalStateException(
           self.name() + ": request " + req.id() + " of ring " + req.owner() + " is not its own");

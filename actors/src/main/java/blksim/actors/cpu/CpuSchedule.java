@@ -33,6 +33,9 @@ final class CpuSchedule {
   private final CpuCore core;
   private final List<Task> tasks;
 
+  /** The same tasks, for the loops of every step (no iterator a step). */
+  private final Task[] all;
+
   /** The first task's path: the only one a CPU with an io-wq worker on it has (ModelSupport). */
   private final SubmitterPath thread;
 
@@ -72,6 +75,7 @@ final class CpuSchedule {
   CpuSchedule(CpuCore core, List<Task> tasks, IrqPath irq, CfsRq rq, SchedTick tick) {
     this.core = core;
     this.tasks = tasks;
+    this.all = tasks.toArray(new Task[0]);
     this.thread = tasks.get(0).thread;
     this.irq = irq;
     this.ksoftirqd = core.ksoftirqd;
@@ -359,9 +363,19 @@ final class CpuSchedule {
     current = null;
   }
 
+  /** Whether every task of the CPU has ended its loop. */
+  private boolean allExiting() {
+    for (Task task : all) {
+      if (!task.thread.exiting()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Tasks an interrupt here woke from their sleep are runnable again. */
   private void wakeWoken(long t) {
-    for (Task task : tasks) {
+    for (Task task : all) {
       if (task.thread.loop().woken() && task.se.state() == SchedEntity.State.SLEEPING) {
         rq.wakeUp(task.se, at(t));
         runnableChanged(rqClock);
@@ -396,7 +410,7 @@ final class CpuSchedule {
    */
   private long freeFrom(long t) {
     long free = busyUntilPs;
-    for (Task task : tasks) {
+    for (Task task : all) {
       free = Math.max(free, task.thread.freeAtPs());
     }
     return Math.max(t, free);
@@ -407,7 +421,7 @@ final class CpuSchedule {
     if (inIrq || lent || stashed != null || current != null) {
       return false;
     }
-    for (Task task : tasks) {
+    for (Task task : all) {
       if (task.thread.inFlight() && !task.parked()) { // a parked one waits to be picked
         return false;
       }
@@ -463,7 +477,7 @@ final class CpuSchedule {
    * sleeps is idle and does not tick (CONFIG_NO_HZ_IDLE); one whose thread has ended stops.
    */
   void onTick(Cpu.Tick m, Outbox out) {
-    if (tasks.stream().allMatch(task -> task.thread.exiting())) {
+    if (allExiting()) {
       return;
     }
     boolean busy = current != null && current.thread.inFlight() || lent;
