@@ -236,7 +236,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     this.core = first;
     this.schedule =
         new CpuSchedule(
-            core, tasks, new IrqPath(core, tasks), new blksim.queues.sched.CfsRq(onlineCpus), tick);
+            core, tasks, new IrqPath(core, tasks), new blksim.queues.sched.Rq(onlineCpus, tick));
   }
 
   @Override

@@ -8,8 +8,8 @@ import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.sched.CfsRq;
+import blksim.queues.sched.Rq;
 import blksim.queues.sched.SchedEntity;
-import blksim.queues.sched.SchedTick;
 import blksim.queues.uring.EnterLoop;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -41,8 +41,7 @@ final class CpuSchedule {
 
   private final IrqPath irq;
   private final Ksoftirqd ksoftirqd;
-  private final CfsRq rq;
-  private final SchedTick tick;
+  private final Rq rq;
   private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
   private final PendingTicks pendingTicks = new PendingTicks();
   private SimMessage stashed;
@@ -50,15 +49,6 @@ final class CpuSchedule {
 
   /** The task that has the CPU (it runs, or a call of its is out), or null when none has. */
   private Task current;
-
-  /** The run queue's clock: the latest time it was told of. */
-  private long rqClock;
-
-  /** The last tick the run queue has seen. */
-  private long tickSeen = -1;
-
-  /** Since when more than one task is runnable, or -1 while at most one is. */
-  private long sharedSincePs = -1;
 
   /** The io-wq worker runs on this CPU now. */
   private boolean lent;
@@ -72,7 +62,7 @@ final class CpuSchedule {
   /** A preempted worker runs where the thread schedules from here: the thread's slice is over. */
   private long workerFromPs;
 
-  CpuSchedule(CpuCore core, List<Task> tasks, IrqPath irq, CfsRq rq, SchedTick tick) {
+  CpuSchedule(CpuCore core, List<Task> tasks, IrqPath irq, Rq rq) {
     this.core = core;
     this.tasks = tasks;
     this.all = tasks.toArray(new Task[0]);
@@ -80,7 +70,6 @@ final class CpuSchedule {
     this.irq = irq;
     this.ksoftirqd = core.ksoftirqd;
     this.rq = rq;
-    this.tick = tick;
     for (Task task : tasks) {
       task.core.needResched = this::needResched;
     }
@@ -93,19 +82,15 @@ final class CpuSchedule {
    */
   void pass(long t, Outbox out) {
     for (Task task : tasks) {
-      task.se = rq.forkElsewhere(task.comm(), at(t), 1);
+      task.se = rq.forkPinned(task.comm(), t);
     }
-    runnableChanged(rqClock);
     dispatch(t, out);
     idleSoftirq(t, out);
   }
 
   /** Another CPU's completion woke {@code task} from its sleep: it runs if the CPU is idle. */
   void wake(Task task, long t, Outbox out) {
-    if (task.se.state() == SchedEntity.State.SLEEPING) {
-      rq.wakeUp(task.se, at(t));
-      runnableChanged(rqClock);
-    }
+    rq.wakeUp(task.se, t);
     if (!inIrq && !lent && current == null) {
       dispatch(freeFrom(t), out);
       idleSoftirq(t, out);
@@ -122,10 +107,7 @@ final class CpuSchedule {
       task.thread.teardownPoll(t, out);
       return;
     }
-    if (task.se.state() == SchedEntity.State.SLEEPING) {
-      rq.wakeUp(task.se, at(t));
-      runnableChanged(rqClock);
-    }
+    rq.wakeUp(task.se, t);
     task.thread.loop().to(EnterLoop.Phase.RESCHED);
     task.park(new Cpu.Resched(t, task.core.slot));
     if (current == null && !inIrq && !lent) {
@@ -135,7 +117,7 @@ final class CpuSchedule {
 
   /** The run queue's picture of the CPU's tasks. */
   CfsRq runQueue() {
-    return rq;
+    return rq.cfs();
   }
 
   /** Nothing pending, nothing running: no interrupt was left unhandled. */
@@ -220,13 +202,10 @@ final class CpuSchedule {
    * @return whether it has the CPU now
    */
   private boolean arrives(Task task, SimMessage m, Outbox out) {
-    if (task.se.state() == SchedEntity.State.SLEEPING) {
-      rq.wakeUp(task.se, at(m.atPs()));
-      runnableChanged(rqClock);
-    }
+    rq.wakeUp(task.se, m.atPs());
     if (tasks.size() == 1) {
       if (task.se.state() == SchedEntity.State.RUNNABLE) {
-        rq.schedule(at(m.atPs()));
+        rq.schedule(m.atPs());
       }
       current = task;
       return true;
@@ -267,15 +246,7 @@ final class CpuSchedule {
    * on its CPU.
    */
   private boolean needResched(long t) {
-    if (rq.nrRunning() <= 1) {
-      return false;
-    }
-    long last = tick.atOrBefore(t);
-    if (last > tickSeen && last >= sharedSincePs) { // a tick while it ran alone did nothing
-      tickSeen = last;
-      rq.tick(at(last));
-    }
-    return rq.needResched();
+    return rq.needResched(t);
   }
 
   /**
@@ -285,7 +256,7 @@ final class CpuSchedule {
   private void switchFrom(SimMessage m, Outbox out) {
     Task prev = current;
     long t = m.atPs();
-    Task next = taskOf(rq.schedule(at(t)));
+    Task next = taskOf(rq.schedule(t));
     if (next == prev) {
       prev.run.handle(m, out);
       idleSoftirq(t, out);
@@ -299,7 +270,7 @@ final class CpuSchedule {
 
   /** The run queue picks the task to run at {@code t} on an idle CPU; it goes on. */
   private void dispatch(long t, Outbox out) {
-    current = taskOf(rq.schedule(at(t)));
+    current = taskOf(rq.schedule(t));
     if (current != null) {
       resume(current, t, out);
     }
@@ -328,21 +299,6 @@ final class CpuSchedule {
         core.self.name() + ": picked " + se + ", not a task of its own");
   }
 
-  /** Notes, after a change of the run queue at {@code t}, whether tasks now take turns. */
-  private void runnableChanged(long t) {
-    if (rq.nrRunning() <= 1) {
-      sharedSincePs = -1;
-    } else if (sharedSincePs < 0) {
-      sharedSincePs = t;
-    }
-  }
-
-  /** Tells the run queue of {@code t}, never earlier than what it was told last. */
-  private long at(long t) {
-    rqClock = Math.max(rqClock, t);
-    return rqClock;
-  }
-
   /**
    * The running task, if it went to sleep or ended its work (no call of its is out), leaves the
    * CPU: the run queue dequeues it.
@@ -352,13 +308,8 @@ final class CpuSchedule {
       return;
     }
     if (current.se.state() == SchedEntity.State.RUNNING) {
-      long t = at(current.freeAtPs());
-      if (current.thread.done()) {
-        rq.exit(t);
-      } else { // asleep, or ended with requests of its io-wq worker still to come back
-        rq.sleep(t);
-      }
-      runnableChanged(t);
+      // asleep, or ended with requests of its io-wq worker still to come back, or done for good
+      rq.dequeueCurr(current.freeAtPs(), current.thread.done());
     }
     current = null;
   }
@@ -377,8 +328,7 @@ final class CpuSchedule {
   private void wakeWoken(long t) {
     for (Task task : all) {
       if (task.thread.loop().woken() && task.se.state() == SchedEntity.State.SLEEPING) {
-        rq.wakeUp(task.se, at(t));
-        runnableChanged(rqClock);
+        rq.wakeUp(task.se, t);
       }
     }
   }
