@@ -260,8 +260,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
-    // a worker that shares this CPU does so with a thread alone on it (ModelSupport)
-    Task task = tasks.size() == 1 ? tasks.get(0) : tasks.get(core.taskOf(m.req()).slot);
+    Task task = core.taskOf(m.req()).task; // the worker's thread: the ring it issued for
     long teardown = task.thread.onWantsUringLock(m, schedule.lent(), out);
     if (teardown >= 0) {
       schedule.teardownPoll(task, teardown, out);

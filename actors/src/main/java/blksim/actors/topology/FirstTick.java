@@ -53,8 +53,7 @@ final class FirstTick {
    * phase; without interference.tick it is 0, so that the run stays free of the seed.
    */
   static CfsSlice slice(BlksimSettings s, int nrCpus) {
-    long period = VirtualTime.ps(s.interference().tickPeriodNs());
-    return new CfsSlice(nrCpus, period, s.interference().tick() ? phase(s) : 0);
+    return new CfsSlice(nrCpus, schedTick(s));
   }
 
   /**

@@ -14,8 +14,7 @@ package blksim.queues.sched;
  */
 public final class CfsSlice {
   private final long slicePs;
-  private final long tickPeriodPs;
-  private final long tickPhasePs;
+  private final SchedTick tick;
 
   /**
    * @param onlineCpus the machine's CPUs, which scale the tunables
@@ -23,15 +22,18 @@ public final class CfsSlice {
    * @param tickPhasePs the CPU's first tick, in [0, tickPeriodPs)
    */
   public CfsSlice(int onlineCpus, long tickPeriodPs, long tickPhasePs) {
-    if (onlineCpus < 1 || tickPeriodPs <= 0 || tickPhasePs < 0 || tickPhasePs >= tickPeriodPs) {
-      throw new IllegalArgumentException(
-          "CPUs " + onlineCpus + ", tick period " + tickPeriodPs + " ps, phase " + tickPhasePs);
-    }
+    this(onlineCpus, new SchedTick(tickPeriodPs, tickPhasePs));
+  }
+
+  /**
+   * @param onlineCpus the machine's CPUs, which scale the tunables
+   * @param tick the scheduler tick that ends the slice
+   */
+  public CfsSlice(int onlineCpus, SchedTick tick) {
     CfsRq rq = new CfsRq(onlineCpus);
     rq.fork("task", 0);
     this.slicePs = rq.schedSlice(rq.fork("other", 0)); // sched_slice, with two runnable
-    this.tickPeriodPs = tickPeriodPs;
-    this.tickPhasePs = tickPhasePs;
+    this.tick = tick;
   }
 
   /** The task's slice, in ps. */
@@ -44,11 +46,7 @@ public final class CfsSlice {
    * running since has had more than its slice: the first tick strictly more than a slice later.
    */
   public long reschedTickPs(long pickedAtPs) {
-    long after = pickedAtPs + slicePs; // a tick must come later than this
-    if (after < tickPhasePs) {
-      return tickPhasePs;
-    }
-    long k = (after - tickPhasePs) / tickPeriodPs + 1;
-    return tickPhasePs + k * tickPeriodPs;
+    long last = tick.atOrBefore(pickedAtPs + slicePs); // a tick must come later than this
+    return last < 0 ? tick.phasePs() : last + tick.periodPs();
   }
 }
