@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class PackageCycleTest {
   private static final Pattern EDGE =
-      Pattern.compile("^\\s+(blksim\\.actors\\.\\w+)\\s+->\\s+(blksim\\.actors\\.\\w+)\\s");
+      Pattern.compile("^\\s+(blksim\\.actors\\.[\\w.]+)\\s+->\\s+(blksim\\.actors\\.[\\w.]+)\\s");
 
   @Test
   void shouldFindNoCycleAmongThePackagesOfActors() {

@@ -1,9 +1,9 @@
 package blksim.actors.block;
 
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.actors.nullblk.NullBlkDevice;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.CpuTime;
 import java.util.List;
 
@@ -42,12 +42,12 @@ public final class BlockDevice {
       int cpu,
       CpuTime what,
       SimRef<Reply> replyTo,
-      SimRef<NullBlkDevice.Interrupt> interrupts,
+      SimRef<NullBlkActor.Interrupt> interrupts,
       SimRef<Reply> irqEnds) {
 
     /** The call as a driver sees it: whose execution, and where its interrupts go. */
-    public NullBlkDevice.Exec exec() {
-      return new NullBlkDevice.Exec(cpu, what, interrupts);
+    public NullBlkActor.Exec exec() {
+      return new NullBlkActor.Exec(cpu, what, interrupts);
     }
 
     /** The same execution, answered at {@code to}: a stacked device calling the one below. */

@@ -1,8 +1,8 @@
 package blksim.actors.block;
 
 import blksim.actors.engine.SimRef;
-import blksim.queues.blkmq.HctxType;
-import blksim.queues.blkmq.QueueMap;
+import blksim.queues.block.blk_mq.HctxType;
+import blksim.queues.block.blk_mq.QueueMap;
 import java.util.List;
 
 /**

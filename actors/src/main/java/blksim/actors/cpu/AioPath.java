@@ -1,21 +1,21 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.queues.aio.AioKiocb;
-import blksim.queues.aio.IoEvent;
-import blksim.queues.aio.KioCtx;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.EnterLoop;
-import blksim.queues.uring.EnterLoop.Phase;
-import blksim.queues.uring.Sqe;
+import blksim.queues.fs.aio.AioKiocb;
+import blksim.queues.fs.aio.IoEvent;
+import blksim.queues.fs.aio.KioCtx;
+import blksim.queues.io_uring.EnterLoop;
+import blksim.queues.io_uring.EnterLoop.Phase;
+import blksim.queues.io_uring.Sqe;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,7 +86,7 @@ final class AioPath implements ThreadLoop {
     send(
         Phase.ALLOC_BIOS,
         c.bioset,
-        new BioSetCache.AllocBios(
+        new BioSetActor.AllocBios(
             t,
             c.index,
             CpuTime.SUBMIT,
@@ -101,7 +101,7 @@ final class AioPath implements ThreadLoop {
   /** A reply to the thread's call. */
   @Override
   public void handle(SimMessage m, Outbox out) {
-    if (m instanceof BioSetCache.Allocated a) {
+    if (m instanceof BioSetActor.Allocated a) {
       loop.answered(Phase.ALLOC_BIOS);
       allocated(a, out);
     } else if (m instanceof BlockDevice.Submitted q) {
@@ -121,7 +121,7 @@ final class AioPath implements ThreadLoop {
           groups.peekFirst().to(),
           new BlockDevice.TagRetry(w.atPs(), c.call(CpuTime.SUBMIT), bios),
           out);
-    } else if (m instanceof BioSetCache.Put p) {
+    } else if (m instanceof BioSetActor.Put p) {
       loop.answered(Phase.PUT_SUBMITTED);
       nextGroup(p.atPs(), out);
     } else if (m instanceof Cpu.Resume r) {
@@ -136,7 +136,7 @@ final class AioPath implements ThreadLoop {
    * __blkdev_direct_IO_async of each iocb: its bio set up (not polled, no REQ_NOWAIT), grouped by
    * hardware queue under a plug with no {@code nr_ios}.
    */
-  private void allocated(BioSetCache.Allocated a, Outbox out) {
+  private void allocated(BioSetActor.Allocated a, Outbox out) {
     groups.addAll(SubmitGroup.of(a.bios(), pending, 1, this::setUp));
     pending = List.of();
     nextGroup(a.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, a.bios().size()), out);
@@ -181,7 +181,7 @@ final class AioPath implements ThreadLoop {
     send(
         Phase.PUT_SUBMITTED,
         c.bioset,
-        new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, q.ended(), c.biosetReplies),
+        new BioSetActor.PutBios(t, c.index, CpuTime.SUBMIT, q.ended(), c.biosetReplies),
         out);
   }
 

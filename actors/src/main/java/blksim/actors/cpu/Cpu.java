@@ -1,20 +1,20 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
-import blksim.actors.dm.DmDevice;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.md.MappedDeviceActor;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.AbstractComponent;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.uring.IoKiocb;
-import blksim.queues.uring.IoRingCtx;
-import blksim.queues.uring.Submitter;
+import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.tiouring.Submitter;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -23,13 +23,13 @@ import org.HdrHistogram.Histogram;
  * One CPU running t/io_uring submitter threads ({@link Task}s, one or more): user space ({@link
  * Submitter}), the kernel side of their rings ({@link IoRingCtx}, fs/io_uring.c) and the raw block
  * device file (block/fops.c). Several threads on one CPU take turns as its run queue says ({@link
- * CpuSchedule}, {@link blksim.queues.sched.CfsRq}).
+ * CpuSchedule}, {@link blksim.queues.kernel.sched.CfsRq}).
  *
  * <p>The CPU is a non-preemptive server: its execution travels with the messages it sends. A call
  * into the bioset, a hardware queue or the device is a message carrying the time at which the CPU
  * makes it; the callee charges its own work to this CPU and replies when it returns. One
- * io_uring_enter is therefore a chain: submit SQEs, allocate bios ({@link BioSetCache}), submit
- * them ({@link HwQueue}), then, for IORING_ENTER_GETEVENTS on an IOPOLL ring, {@code
+ * io_uring_enter is therefore a chain: submit SQEs, allocate bios ({@link BioSetActor}), submit
+ * them ({@link HwCtxActor}), then, for IORING_ENTER_GETEVENTS on an IOPOLL ring, {@code
  * io_iopoll_check}: poll the hardware queue, end the bios it found, put them, post CQEs, and poll
  * again until {@code min_complete} events were found. The syscall returns with a {@link Resume} to
  * itself, where user space reaps and t/io_uring's loop decides what comes next.
@@ -87,7 +87,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   /** A bioset's answer to the task in {@code slot}, through its adapter. */
-  public record FromBioSet(int slot, BioSetCache.Reply reply) implements Command {
+  public record FromBioSet(int slot, BioSetActor.Reply reply) implements Command {
     @Override
     public long atPs() {
       return reply.atPs();
@@ -168,7 +168,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   record Resched(long atPs, int slot) implements Command {}
 
   /** An interrupt a device raised on this CPU, through this CPU's adapter. */
-  public record FromDevice(NullBlkDevice.Interrupt irq) implements Command {
+  public record FromDevice(NullBlkActor.Interrupt irq) implements Command {
     @Override
     public long atPs() {
       return irq.atPs();
@@ -192,10 +192,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    */
   public record Links(
       SimRef<Command> self,
-      SimRef<BioSetCache.Command> bioset,
+      SimRef<BioSetActor.Command> bioset,
       SimRef<Report> main,
       Map<Integer, SimRef<Command>> peers,
-      Map<String, SimRef<DmDevice.Command>> dms) {}
+      Map<String, SimRef<MappedDeviceActor.Command>> dms) {}
 
   /**
    * A submitter thread of the CPU.
@@ -222,7 +222,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       List<TaskLinks> threads,
       PathCosts costs,
       int onlineCpus,
-      blksim.queues.sched.SchedTick tick) {
+      blksim.queues.kernel.sched.SchedTick tick) {
     super(links.self().name(), Command.class);
     List<Task> made = new java.util.ArrayList<>();
     CpuCore first = null;
@@ -236,7 +236,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     this.core = first;
     this.schedule =
         new CpuSchedule(
-            core, tasks, new IrqPath(core, tasks), new blksim.queues.sched.Rq(onlineCpus, tick));
+            core,
+            tasks,
+            new IrqPath(core, tasks),
+            new blksim.queues.kernel.sched.Rq(onlineCpus, tick));
   }
 
   @Override
@@ -331,7 +334,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   /** The CPU's run queue: what its tasks ran and waited. */
-  public blksim.queues.sched.CfsRq runQueue() {
+  public blksim.queues.kernel.sched.CfsRq runQueue() {
     return schedule.runQueue();
   }
 

@@ -1,21 +1,21 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
-import blksim.actors.dm.DmDevice;
-import blksim.actors.engine.Charger;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.md.MappedDeviceActor;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
-import blksim.actors.nullblk.NullBlkDevice;
-import blksim.queues.aio.KioCtx;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.uring.IoKiocb;
-import blksim.queues.uring.IoRingCtx;
-import blksim.queues.uring.Submitter;
+import blksim.queues.fs.aio.KioCtx;
+import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.tiouring.Submitter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ final class CpuCore {
   final int owner;
 
   final SimRef<Cpu.Command> self;
-  final SimRef<BioSetCache.Command> bioset;
+  final SimRef<BioSetActor.Command> bioset;
   final SimRef<Cpu.Report> main;
   final Submitter sub;
   final IoRingCtx ring;
@@ -71,19 +71,19 @@ final class CpuCore {
   final KioCtx aio;
 
   /** The DM devices whose clones this CPU's interrupts may end, by name. */
-  final Map<String, SimRef<DmDevice.Command>> dms;
+  final Map<String, SimRef<MappedDeviceActor.Command>> dms;
 
   /** The CPU running this thread's io-wq worker, or null when no bio can lack a tag. */
   final SimRef<IoWqWorker.Command> worker;
 
   /** This CPU's address for a bioset's answers. */
-  final SimRef<BioSetCache.Reply> biosetReplies;
+  final SimRef<BioSetActor.Reply> biosetReplies;
 
   /** This CPU's address for a block device's answers. */
   final SimRef<BlockDevice.Reply> blockReplies;
 
   /** This CPU's address for the interrupts a device raises on it. */
-  final SimRef<NullBlkDevice.Interrupt> interrupts;
+  final SimRef<NullBlkActor.Interrupt> interrupts;
 
   /**
    * Completing another ring's request: bio_endio and io_complete_rw_iopoll write its request, its
@@ -127,7 +127,7 @@ final class CpuCore {
       PathCosts costs,
       Charger charger,
       Ksoftirqd ksoftirqd,
-      SimRef<NullBlkDevice.Interrupt> interrupts,
+      SimRef<NullBlkActor.Interrupt> interrupts,
       Map<Integer, CpuCore> onThisCpu) {
     this.index = index;
     this.slot = task.slot();
@@ -211,7 +211,7 @@ final class CpuCore {
    * @return where {@code submit_bio} sends it on that CPU
    */
   static SimRef<BlockDevice.Command> setUpBio(
-      blksim.queues.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu, boolean nowait) {
+      blksim.queues.block.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu, boolean nowait) {
     bio.setRange(req.sqe().off() >> 9, req.sqe().len());
     bio.setOwner(req);
     if (cfg.iopoll()) {
@@ -258,9 +258,9 @@ final class CpuCore {
    * {@code io_complete_rw_iopoll} of the bios a poll ended: this ring's requests complete here;
    * those of other rings are returned by their owner's CPU number, in order.
    */
-  Map<Integer, List<Cpu.Completion>> completeIopoll(List<blksim.queues.bio.Bio> ended) {
+  Map<Integer, List<Cpu.Completion>> completeIopoll(List<blksim.queues.block.bio.Bio> ended) {
     Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
-    for (blksim.queues.bio.Bio bio : ended) {
+    for (blksim.queues.block.bio.Bio bio : ended) {
       IoKiocb req = (IoKiocb) bio.owner();
       CpuCore task = req.owner() == owner ? this : onThisCpu.get(req.owner());
       if (task != null) { // this ring's, or that of a task of this CPU
@@ -280,7 +280,7 @@ final class CpuCore {
    *
    * @return when this CPU is done with them
    */
-  long endPolled(List<blksim.queues.bio.Bio> ended, long t, Outbox out) {
+  long endPolled(List<blksim.queues.block.bio.Bio> ended, long t, Outbox out) {
     Map<Integer, List<Cpu.Completion>> elsewhere = completeIopoll(ended);
     t +=
         charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
@@ -339,12 +339,12 @@ final class CpuCore {
    * @return the time after them
    */
   long endSubmitted(
-      List<blksim.queues.bio.Bio> ended,
+      List<blksim.queues.block.bio.Bio> ended,
       long t,
       java.util.function.Consumer<IoKiocb> done,
       Outbox out) {
     Elsewhere elsewhere = new Elsewhere();
-    for (blksim.queues.bio.Bio bio : ended) {
+    for (blksim.queues.block.bio.Bio bio : ended) {
       IoKiocb req = (IoKiocb) bio.owner();
       if (foreign(bio)) {
         elsewhere.add(req, res(bio));
@@ -368,7 +368,7 @@ final class CpuCore {
    * Whether an interrupt here ended another ring's request (a kblockd restart on this CPU had
    * dispatched it): its io_complete_rw queues task_work for that ring's task.
    */
-  boolean foreign(blksim.queues.bio.Bio bio) {
+  boolean foreign(blksim.queues.block.bio.Bio bio) {
     return bio.owner() instanceof IoKiocb req
         && req.owner() != owner
         && !onThisCpu.containsKey(req.owner());
@@ -419,8 +419,8 @@ final class CpuCore {
    *
    * @return the functions it ran
    */
-  KernelFn[] endInIrq(blksim.queues.bio.Bio bio) {
-    if (bio.owner() instanceof blksim.queues.aio.AioKiocb req) {
+  KernelFn[] endInIrq(blksim.queues.block.bio.Bio bio) {
+    if (bio.owner() instanceof blksim.queues.fs.aio.AioKiocb req) {
       aio.complete(req, res(bio));
       return CpuPaths.AIO_END_IO_PATH;
     }
@@ -433,7 +433,7 @@ final class CpuCore {
   }
 
   /** The result a request completes with: its size, or the bio's error. */
-  static int res(blksim.queues.bio.Bio bio) {
+  static int res(blksim.queues.block.bio.Bio bio) {
     return bio.status() == 0 ? bio.sizeBytes() : bio.status();
   }
 }

@@ -1,16 +1,16 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
-import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.sched.CfsRq;
-import blksim.queues.sched.Rq;
-import blksim.queues.sched.SchedEntity;
-import blksim.queues.uring.EnterLoop;
+import blksim.queues.io_uring.EnterLoop;
+import blksim.queues.kernel.sched.CfsRq;
+import blksim.queues.kernel.sched.Rq;
+import blksim.queues.kernel.sched.SchedEntity;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ final class CpuSchedule {
   private final IrqPath irq;
   private final Ksoftirqd ksoftirqd;
   private final Rq rq;
-  private final ArrayDeque<NullBlkDevice.TimerFired> pendingIrqs = new ArrayDeque<>();
+  private final ArrayDeque<NullBlkActor.TimerFired> pendingIrqs = new ArrayDeque<>();
   private final PendingTicks pendingTicks = new PendingTicks();
   private SimMessage stashed;
   private boolean inIrq;
@@ -149,8 +149,8 @@ final class CpuSchedule {
     return String.join(", ", left);
   }
 
-  void onBioSetReply(int slot, BioSetCache.Reply m, Outbox out) {
-    if (m instanceof BioSetCache.Put put && inIrq) {
+  void onBioSetReply(int slot, BioSetActor.Reply m, Outbox out) {
+    if (m instanceof BioSetActor.Put put && inIrq) {
       irqReturned(irq.onBiosPut(put.atPs(), out), out);
     } else {
       onThreadReply(slot, m, out);
@@ -441,13 +441,13 @@ final class CpuSchedule {
     }
   }
 
-  void onInterrupt(NullBlkDevice.Interrupt raisedOrFired, Outbox out) {
-    if (raisedOrFired instanceof NullBlkDevice.SoftirqRaised raised) {
+  void onInterrupt(NullBlkActor.Interrupt raisedOrFired, Outbox out) {
+    if (raisedOrFired instanceof NullBlkActor.SoftirqRaised raised) {
       ksoftirqd.raised(raised);
       idleSoftirq(raised.atPs(), out);
       return;
     }
-    NullBlkDevice.TimerFired m = (NullBlkDevice.TimerFired) raisedOrFired;
+    NullBlkActor.TimerFired m = (NullBlkActor.TimerFired) raisedOrFired;
     pendingIrqs.add(m);
     if (idleNow()) {
       inIrq = true;
@@ -501,8 +501,8 @@ final class CpuSchedule {
     return lent;
   }
 
-  private List<NullBlkDevice.TimerFired> drainPending() {
-    List<NullBlkDevice.TimerFired> all = new ArrayList<>(pendingIrqs);
+  private List<NullBlkActor.TimerFired> drainPending() {
+    List<NullBlkActor.TimerFired> all = new ArrayList<>(pendingIrqs);
     pendingIrqs.clear();
     return all;
   }

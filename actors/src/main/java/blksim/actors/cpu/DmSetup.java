@@ -1,22 +1,22 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
-import blksim.actors.dm.DmDevice;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.engine.AbstractComponent;
-import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.uring.IoKiocb;
+import blksim.queues.io_uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +49,7 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
   }
 
   /** The bio set's answer, through this process's adapter. */
-  public record FromBioSet(BioSetCache.Reply reply) implements Command {
+  public record FromBioSet(BioSetActor.Reply reply) implements Command {
     @Override
     public long atPs() {
       return reply.atPs();
@@ -57,11 +57,11 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
   }
 
   private final int cpu;
-  private final SimRef<DmDevice.Command> device;
-  private final SimRef<BioSetCache.Command> bioset;
+  private final SimRef<MappedDeviceActor.Command> device;
+  private final SimRef<BioSetActor.Command> bioset;
   private final Map<Integer, SimRef<Cpu.Command>> rings;
   private final SimRef<BlockDevice.Reply> deviceReplies;
-  private final SimRef<BioSetCache.Reply> biosetReplies;
+  private final SimRef<BioSetActor.Reply> biosetReplies;
   private final Charger charger;
   private final CostStep remoteCompletion;
   private int suspends;
@@ -76,8 +76,8 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
   public DmSetup(
       int cpu,
       SimRef<Command> self,
-      SimRef<DmDevice.Command> device,
-      SimRef<BioSetCache.Command> bioset,
+      SimRef<MappedDeviceActor.Command> device,
+      SimRef<BioSetActor.Command> bioset,
       Map<Integer, SimRef<Cpu.Command>> rings,
       PathCosts costs) {
     super(self.name(), Command.class);
@@ -104,7 +104,7 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
 
   private void onSuspend(SuspendAt m, Outbox out) {
     suspends++;
-    out.send(device, new DmDevice.Suspend(m.atPs()));
+    out.send(device, new MappedDeviceActor.Suspend(m.atPs()));
   }
 
   private void onResume(ResumeAt m, Outbox out) {
@@ -112,7 +112,7 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
     resuming = true;
     out.send(
         device,
-        new DmDevice.Resume(
+        new MappedDeviceActor.Resume(
             m.atPs(), new BlockDevice.Call(cpu, CpuTime.SUBMIT, deviceReplies, null, null)));
   }
 
@@ -138,7 +138,7 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
       t += charger.charge(cpu, CpuTime.SUBMIT, remoteCompletion, e.getValue().size());
       out.send(rings.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
     }
-    out.send(bioset, new BioSetCache.PutBios(t, cpu, CpuTime.SUBMIT, s.ended(), biosetReplies));
+    out.send(bioset, new BioSetActor.PutBios(t, cpu, CpuTime.SUBMIT, s.ended(), biosetReplies));
   }
 
   public int index() {

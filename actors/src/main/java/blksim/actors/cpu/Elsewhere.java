@@ -2,7 +2,7 @@ package blksim.actors.cpu;
 
 import blksim.actors.engine.Outbox;
 import blksim.queues.cost.CpuTime;
-import blksim.queues.uring.IoKiocb;
+import blksim.queues.io_uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package blksim.actors.cpu;
 
 import blksim.actors.engine.Outbox;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.IoKiocb;
+import blksim.queues.io_uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;

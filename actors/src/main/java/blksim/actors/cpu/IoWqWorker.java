@@ -1,24 +1,24 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.AbstractComponent;
-import blksim.actors.engine.Charger;
 import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.actors.nullblk.NullBlkDevice;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.sched.CfsSlice;
-import blksim.queues.uring.IoKiocb;
-import blksim.queues.uring.IoWq;
+import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoWq;
+import blksim.queues.kernel.sched.CfsSlice;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +57,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   public record SliceEnds(long atPs, long spin) implements Command {}
 
   /** A bioset's answer, through the worker's adapter. */
-  public record FromBioSet(BioSetCache.Reply reply) implements Command {
+  public record FromBioSet(BioSetActor.Reply reply) implements Command {
     @Override
     public long atPs() {
       return reply.atPs();
@@ -73,7 +73,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   }
 
   /** An interrupt of a driver for what this CPU queued (null_blk's timers). */
-  public record FromDevice(NullBlkDevice.Interrupt irq) implements Command {
+  public record FromDevice(NullBlkActor.Interrupt irq) implements Command {
     @Override
     public long atPs() {
       return irq.atPs();
@@ -82,17 +82,17 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   private final int index;
   private final SimRef<Command> self;
-  private final SimRef<NullBlkDevice.Interrupt> interrupts;
+  private final SimRef<NullBlkActor.Interrupt> interrupts;
   private final WorkerIrq irq;
-  private final SimRef<BioSetCache.Reply> biosetReplies;
+  private final SimRef<BioSetActor.Reply> biosetReplies;
   private final SimRef<BlockDevice.Reply> blockReplies;
-  private final SimRef<BioSetCache.Command> bioset;
+  private final SimRef<BioSetActor.Command> bioset;
   private final CpuConfig cfg;
   private final Charger charger;
   private final IoWq wq = new IoWq();
   private final UringLockWait lock;
   private final WorkerSchedule sched;
-  private final SimRef<NullBlkDevice.Interrupt> irqTo;
+  private final SimRef<NullBlkActor.Interrupt> irqTo;
   private final SimRef<BlockDevice.Reply> irqEndsTo;
   private SimRef<Cpu.Command> owner;
   private IoKiocb current;
@@ -113,7 +113,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   public IoWqWorker(
       int index,
       SimRef<Command> self,
-      SimRef<BioSetCache.Command> bioset,
+      SimRef<BioSetActor.Command> bioset,
       CpuConfig cfg,
       PathCosts costs,
       SimRef<Cpu.Command> host,
@@ -164,9 +164,9 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     } else if (retryAfterPut) {
       retryAfterPut = false;
       sched.chainReply(m.atPs(), t -> retry(t, out), out);
-    } else if (m.reply() instanceof BioSetCache.Allocated a) {
+    } else if (m.reply() instanceof BioSetActor.Allocated a) {
       sched.chainReply(
-          a.atPs(), t -> onBiosAllocated(new BioSetCache.Allocated(t, a.bios()), out), out);
+          a.atPs(), t -> onBiosAllocated(new BioSetActor.Allocated(t, a.bios()), out), out);
     } else {
       sched.chainReply(m.atPs(), t -> issueNext(t, out), out);
     }
@@ -222,7 +222,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     sched.callsOut();
     out.send(
         bioset,
-        new BioSetCache.AllocBios(
+        new BioSetActor.AllocBios(
             t,
             index,
             CpuTime.SUBMIT,
@@ -233,7 +233,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
             biosetReplies));
   }
 
-  private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
+  private void onBiosAllocated(BioSetActor.Allocated m, Outbox out) {
     Bio bio = m.bios().get(0);
     SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, index, false);
     long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
@@ -285,7 +285,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
 
   private void putBios(long t, List<Bio> bios, Outbox out) {
     sched.callsOut();
-    out.send(bioset, new BioSetCache.PutBios(t, index, CpuTime.SUBMIT, bios, biosetReplies));
+    out.send(bioset, new BioSetActor.PutBios(t, index, CpuTime.SUBMIT, bios, biosetReplies));
   }
 
   /**

@@ -1,15 +1,15 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.engine.Outbox;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.EnterLoop;
-import blksim.queues.uring.EnterLoop.Phase;
-import blksim.queues.uring.IoKiocb;
-import blksim.queues.uring.IoRingCtx;
+import blksim.queues.io_uring.EnterLoop;
+import blksim.queues.io_uring.EnterLoop.Phase;
+import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRingCtx;
 import java.util.List;
 
 /**
@@ -65,7 +65,7 @@ final class IopollCheck {
     thread.send(
         Phase.PUT_POLLED,
         c.bioset,
-        new BioSetCache.PutBios(t, c.index, CpuTime.POLL, ended, c.biosetReplies),
+        new BioSetActor.PutBios(t, c.index, CpuTime.POLL, ended, c.biosetReplies),
         out);
   }
 

@@ -1,15 +1,15 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
-import blksim.actors.dm.DmDevice;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.md.MappedDeviceActor;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
-import blksim.actors.nullblk.NullBlkDevice;
-import blksim.devices.dm.DmIo;
-import blksim.queues.bio.Bio;
+import blksim.devices.drivers.md.DmIo;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.IoKiocb;
+import blksim.queues.io_uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,7 +41,7 @@ final class IrqPath {
    * kworker their timers woke (it preempts the thread as the interrupt returns), then null_blk's
    * timers.
    */
-  long start(long t, List<NullBlkDevice.TimerFired> fired, PendingTicks.Drained ticks, Outbox out) {
+  long start(long t, List<NullBlkActor.TimerFired> fired, PendingTicks.Drained ticks, Outbox out) {
     what = CpuTime.IRQ;
     t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
     if (ticks.ticks() > 0) {
@@ -57,7 +57,7 @@ final class IrqPath {
   }
 
   /** More expired timers, in the interrupt that runs. */
-  long more(long t, List<NullBlkDevice.TimerFired> fired, Outbox out) {
+  long more(long t, List<NullBlkActor.TimerFired> fired, Outbox out) {
     groups.add(fired);
     return next(t, out);
   }
@@ -67,8 +67,7 @@ final class IrqPath {
    * of it, the switch to it when it preempts the thread (a thread that goes to sleep has paid for
    * that switch), its pass and {@code blk_done_softirq}, then the requests of each queue raised.
    */
-  long startSoftirq(
-      long t, List<NullBlkDevice.SoftirqRaised> raised, boolean preempts, Outbox out) {
+  long startSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, boolean preempts, Outbox out) {
     what = CpuTime.KSOFTIRQD;
     t += c.charge(CpuTime.SUBMIT, CpuPaths.WAKE_KSOFTIRQD_PATH, 1);
     if (preempts) {
@@ -81,7 +80,7 @@ final class IrqPath {
    * More requests raised while BLOCK_SOFTIRQ ran (by a kblockd run its frees restarted): {@code
    * __do_softirq} finds the softirq pending again and runs it once more.
    */
-  long moreSoftirq(long t, List<NullBlkDevice.SoftirqRaised> raised, Outbox out) {
+  long moreSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, Outbox out) {
     t += c.charge(CpuTime.KSOFTIRQD, CpuPaths.BLOCK_SOFTIRQ_PATH, 1);
     groups.add(raised);
     return next(t, out);
@@ -106,7 +105,8 @@ final class IrqPath {
     if (!m.ended().isEmpty() && m.ended().get(0).owner() instanceof DmIo io) {
       // bio_endio of a DM clone runs clone_endio, in this interrupt: the device's, then back here.
       out.send(
-          c.dms.get(io.md().name()), new DmDevice.EndClones(m.atPs(), c.call(what), m.ended()));
+          c.dms.get(io.md().name()),
+          new MappedDeviceActor.EndClones(m.atPs(), c.call(what), m.ended()));
       return -1;
     }
     groups.ended();
@@ -142,7 +142,7 @@ final class IrqPath {
       // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
       return onBiosPut(t, out);
     }
-    out.send(c.bioset, new BioSetCache.PutBios(t, c.index, what, put, c.biosetReplies));
+    out.send(c.bioset, new BioSetActor.PutBios(t, c.index, what, put, c.biosetReplies));
     return -1;
   }
 

@@ -1,7 +1,7 @@
 package blksim.actors.cpu;
 
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.SimMessage;
-import blksim.actors.nullblk.NullBlkDevice;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,11 +15,11 @@ import java.util.List;
  * io_iopoll_check}'s {@code mutex_lock}.
  */
 final class Ksoftirqd {
-  private final List<NullBlkDevice.SoftirqRaised> raised = new ArrayList<>();
+  private final List<NullBlkActor.SoftirqRaised> raised = new ArrayList<>();
   private boolean preempted;
 
   /** {@code blk_mq_raise_softirq} put requests on this CPU's list. */
-  void raised(NullBlkDevice.SoftirqRaised m) {
+  void raised(NullBlkActor.SoftirqRaised m) {
     raised.add(m);
   }
 
@@ -29,8 +29,8 @@ final class Ksoftirqd {
   }
 
   /** {@code llist_del_all}: everything on the list, oldest first. */
-  List<NullBlkDevice.SoftirqRaised> drain() {
-    List<NullBlkDevice.SoftirqRaised> all = new ArrayList<>(raised);
+  List<NullBlkActor.SoftirqRaised> drain() {
+    List<NullBlkActor.SoftirqRaised> all = new ArrayList<>(raised);
     raised.clear();
     return all;
   }

@@ -1,7 +1,7 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.engine.SimMessage;
 
 /** A reply to the thread that waited for an interrupt to end: the same, at the later time. */
@@ -10,8 +10,8 @@ final class StashedReply {
 
   /** The same reply, handled later: after the interrupt that came first. */
   static SimMessage at(SimMessage m, long t) {
-    if (m instanceof BioSetCache.Allocated b) {
-      return new BioSetCache.Allocated(t, b.bios());
+    if (m instanceof BioSetActor.Allocated b) {
+      return new BioSetActor.Allocated(t, b.bios());
     }
     if (m instanceof BlockDevice.Submitted b) {
       return new BlockDevice.Submitted(t, b.count(), b.ended(), b.wouldBlock());
@@ -22,8 +22,8 @@ final class StashedReply {
     if (m instanceof BlockDevice.Polled p) {
       return new BlockDevice.Polled(t, p.ended());
     }
-    if (m instanceof BioSetCache.Put) {
-      return new BioSetCache.Put(t);
+    if (m instanceof BioSetActor.Put) {
+      return new BioSetActor.Put(t);
     }
     if (m instanceof Cpu.Resume r) {
       return new Cpu.Resume(t, r.slot());

@@ -2,8 +2,8 @@ package blksim.actors.cpu;
 
 import blksim.actors.block.BlockDevice;
 import blksim.actors.engine.SimRef;
-import blksim.queues.bio.Bio;
-import blksim.queues.bio.BioOwner;
+import blksim.queues.block.bio.Bio;
+import blksim.queues.block.bio.BioOwner;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -24,8 +24,8 @@ record SubmitGroup<R extends BioOwner>(
    * io_uring's batch: io_submit_sqes plugs only more than 2 SQEs (5.16 {@code need_plug}), with
    * {@code nr_ios} the SQEs.
    */
-  static Collection<SubmitGroup<blksim.queues.uring.IoKiocb>> of(
-      List<Bio> bios, List<blksim.queues.uring.IoKiocb> reqs, CpuCore c) {
+  static Collection<SubmitGroup<blksim.queues.io_uring.IoKiocb>> of(
+      List<Bio> bios, List<blksim.queues.io_uring.IoKiocb> reqs, CpuCore c) {
     return of(
         bios,
         reqs,

@@ -1,18 +1,18 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.EnterLoop;
-import blksim.queues.uring.EnterLoop.Phase;
-import blksim.queues.uring.IoKiocb;
-import blksim.queues.uring.Submitter;
+import blksim.queues.io_uring.EnterArgs;
+import blksim.queues.io_uring.EnterLoop;
+import blksim.queues.io_uring.EnterLoop.Phase;
+import blksim.queues.io_uring.IoKiocb;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ final class SubmitterPath implements ThreadLoop {
   /** Handles a reply to the thread's chain of calls: the answer to the phase it is in. */
   @Override
   public void handle(SimMessage m, Outbox out) {
-    if (m instanceof BioSetCache.Allocated b) {
+    if (m instanceof BioSetActor.Allocated b) {
       loop.answered(Phase.ALLOC_BIOS);
       onBiosAllocated(b, out);
     } else if (m instanceof BlockDevice.Submitted q) {
@@ -55,10 +55,10 @@ final class SubmitterPath implements ThreadLoop {
     } else if (m instanceof BlockDevice.Polled p) {
       loop.answered(Phase.POLL);
       iopoll.onPolled(p, out);
-    } else if (m instanceof BioSetCache.Put p && loop.phase() == Phase.PUT_SUBMITTED) {
+    } else if (m instanceof BioSetActor.Put p && loop.phase() == Phase.PUT_SUBMITTED) {
       loop.answered(Phase.PUT_SUBMITTED);
       nextGroup(p.atPs(), out);
-    } else if (m instanceof BioSetCache.Put p) {
+    } else if (m instanceof BioSetActor.Put p) {
       loop.answered(Phase.PUT_POLLED);
       iopoll.afterPut(p.atPs(), out);
     } else if (m instanceof Cpu.Resume r) {
@@ -85,7 +85,7 @@ final class SubmitterPath implements ThreadLoop {
 
   /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
   private void enter(long t, Outbox out) {
-    Submitter.EnterArgs args = c.sub.enterArgs();
+    EnterArgs args = c.sub.enterArgs();
     loop.enter(args);
     t = iowq.lock(t);
     t += c.charge(CpuTime.SUBMIT, CpuPaths.ENTER_PATH, 1);
@@ -115,7 +115,7 @@ final class SubmitterPath implements ThreadLoop {
     send(
         Phase.ALLOC_BIOS,
         c.bioset,
-        new BioSetCache.AllocBios(
+        new BioSetActor.AllocBios(
             t,
             c.index,
             CpuTime.SUBMIT,
@@ -139,7 +139,7 @@ final class SubmitterPath implements ThreadLoop {
    * __blkdev_direct_IO_async with its bio: set each up, then submit them, one hardware queue after
    * another when the batch spans several devices (each in the order it first appears).
    */
-  private void onBiosAllocated(BioSetCache.Allocated m, Outbox out) {
+  private void onBiosAllocated(BioSetActor.Allocated m, Outbox out) {
     List<Bio> bios = m.bios();
     groups.addAll(SubmitGroup.of(bios, submitting, c));
     loop.submitted(submitting.size());
@@ -185,7 +185,7 @@ final class SubmitterPath implements ThreadLoop {
     send(
         Phase.PUT_SUBMITTED,
         c.bioset,
-        new BioSetCache.PutBios(t, c.index, CpuTime.SUBMIT, put, c.biosetReplies),
+        new BioSetActor.PutBios(t, c.index, CpuTime.SUBMIT, put, c.biosetReplies),
         out);
   }
 
@@ -239,7 +239,7 @@ final class SubmitterPath implements ThreadLoop {
       case RETURN -> leave(t, out);
       case HANG -> {
         // The real tool hangs here until it is killed; the model stops the thread and says so.
-        Submitter.EnterArgs args = loop.args();
+        EnterArgs args = loop.args();
         c.sub.hangInCqringWait(args.toWait(), c.ring.cqEvents(), loop.ret());
         exitThread(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
       }
@@ -305,7 +305,7 @@ final class SubmitterPath implements ThreadLoop {
   @Override
   public void audit(Books books, String name) {
     c.ring.audit(books, name);
-    c.ring.auditAgainst(c.sub, books, name);
+    c.ring.auditAgainst(c.sub.done() + c.sub.acceptedInHungCall(), c.sub.reaps(), books, name);
   }
 
   /**

@@ -5,15 +5,15 @@ import blksim.actors.block.Disk;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.queues.bio.Bio;
-import blksim.queues.bio.BioOwner;
+import blksim.queues.block.bio.Bio;
+import blksim.queues.block.bio.BioOwner;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.EnterLoop;
-import blksim.queues.uring.EnterLoop.Phase;
-import blksim.queues.uring.Sqe;
+import blksim.queues.io_uring.EnterLoop;
+import blksim.queues.io_uring.EnterLoop.Phase;
+import blksim.queues.io_uring.Sqe;
 import java.util.List;
 
 /**

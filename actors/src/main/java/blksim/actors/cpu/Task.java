@@ -2,9 +2,9 @@ package blksim.actors.cpu;
 
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
-import blksim.queues.sched.SchedEntity;
-import blksim.queues.uring.IoRingCtx;
-import blksim.queues.uring.Submitter;
+import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.kernel.sched.SchedEntity;
+import blksim.queues.tiouring.Submitter;
 import org.HdrHistogram.Histogram;
 
 /**

@@ -1,9 +1,9 @@
 package blksim.actors.cpu;
 
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
-import blksim.actors.nullblk.NullBlkDevice;
-import blksim.queues.blkmq.Request;
+import blksim.queues.block.blk_mq.Request;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,15 +18,15 @@ import java.util.Map;
  */
 final class TimerGroups {
   /** A hardware queue of a device, and whether its requests were raised or timed. */
-  private record Queue(SimRef<NullBlkDevice.Command> device, int hctx, boolean softirq) {}
+  private record Queue(SimRef<NullBlkActor.Command> device, int hctx, boolean softirq) {}
 
-  private final ArrayDeque<List<NullBlkDevice.Interrupt>> groups = new ArrayDeque<>();
+  private final ArrayDeque<List<NullBlkActor.Interrupt>> groups = new ArrayDeque<>();
 
   /** Adds what fired or was raised, grouped by queue in the order each first appears. */
-  void add(List<? extends NullBlkDevice.Interrupt> fired) {
-    Map<Queue, List<NullBlkDevice.Interrupt>> byHctx = new LinkedHashMap<>();
-    for (NullBlkDevice.Interrupt f : fired) {
-      Queue q = new Queue(f.device(), f.hctx(), f instanceof NullBlkDevice.SoftirqRaised);
+  void add(List<? extends NullBlkActor.Interrupt> fired) {
+    Map<Queue, List<NullBlkActor.Interrupt>> byHctx = new LinkedHashMap<>();
+    for (NullBlkActor.Interrupt f : fired) {
+      Queue q = new Queue(f.device(), f.hctx(), f instanceof NullBlkActor.SoftirqRaised);
       byHctx.computeIfAbsent(q, h -> new ArrayList<>()).add(f);
     }
     groups.addAll(byHctx.values());
@@ -38,21 +38,21 @@ final class TimerGroups {
    *
    * @return whether there was a group
    */
-  boolean sendNext(long t, NullBlkDevice.Exec exec, Outbox out) {
-    List<NullBlkDevice.Interrupt> g = groups.peekFirst();
+  boolean sendNext(long t, NullBlkActor.Exec exec, Outbox out) {
+    List<NullBlkActor.Interrupt> g = groups.peekFirst();
     if (g == null) {
       return false;
     }
     List<Request> rqs = new ArrayList<>(g.size());
-    for (NullBlkDevice.Interrupt f : g) {
+    for (NullBlkActor.Interrupt f : g) {
       rqs.addAll(f.rqs());
     }
-    NullBlkDevice.Interrupt first = g.get(0);
+    NullBlkActor.Interrupt first = g.get(0);
     out.send(
         first.device(),
-        first instanceof NullBlkDevice.SoftirqRaised
-            ? new NullBlkDevice.CompleteRqs(t, exec, first.hctx(), rqs)
-            : new NullBlkDevice.TimersExpired(t, exec, first.hctx(), rqs));
+        first instanceof NullBlkActor.SoftirqRaised
+            ? new NullBlkActor.CompleteRqs(t, exec, first.hctx(), rqs)
+            : new NullBlkActor.TimersExpired(t, exec, first.hctx(), rqs));
     return true;
   }
 

@@ -1,6 +1,6 @@
 package blksim.actors.cpu;
 
-import blksim.actors.engine.Charger;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;

@@ -1,7 +1,7 @@
 package blksim.actors.cpu;
 
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
-import blksim.actors.nullblk.NullBlkDevice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ final class WorkerInterrupts {
   private final WorkerIrq irq;
   private final UringLockWait lock;
   private final LongConsumer ended;
-  private final ArrayDeque<NullBlkDevice.Interrupt> pending = new ArrayDeque<>();
+  private final ArrayDeque<NullBlkActor.Interrupt> pending = new ArrayDeque<>();
   private boolean inIrq;
   private LongConsumer stashed;
   private long startPs;
@@ -53,7 +53,7 @@ final class WorkerInterrupts {
     stashed = go;
   }
 
-  void add(NullBlkDevice.Interrupt m) {
+  void add(NullBlkActor.Interrupt m) {
     pending.add(m);
   }
 
@@ -87,8 +87,8 @@ final class WorkerInterrupts {
     }
   }
 
-  private List<NullBlkDevice.Interrupt> drain() {
-    List<NullBlkDevice.Interrupt> all = new ArrayList<>(pending);
+  private List<NullBlkActor.Interrupt> drain() {
+    List<NullBlkActor.Interrupt> all = new ArrayList<>(pending);
     pending.clear();
     return all;
   }

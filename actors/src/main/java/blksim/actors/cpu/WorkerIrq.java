@@ -1,15 +1,15 @@
 package blksim.actors.cpu;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.BlockDevice;
-import blksim.actors.engine.Charger;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
-import blksim.actors.nullblk.NullBlkDevice;
-import blksim.queues.bio.Bio;
+import blksim.queues.block.bio.Bio;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.uring.IoKiocb;
+import blksim.queues.io_uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,9 +25,9 @@ import java.util.List;
 final class WorkerIrq {
   private final int index;
   private final Charger charger;
-  private final SimRef<BioSetCache.Command> bioset;
-  private final SimRef<BioSetCache.Reply> biosetReplies;
-  private final SimRef<NullBlkDevice.Interrupt> interrupts;
+  private final SimRef<BioSetActor.Command> bioset;
+  private final SimRef<BioSetActor.Reply> biosetReplies;
+  private final SimRef<NullBlkActor.Interrupt> interrupts;
   private final TimerGroups groups = new TimerGroups();
   private final boolean iopoll;
   private SimRef<Cpu.Command> owner;
@@ -38,9 +38,9 @@ final class WorkerIrq {
   WorkerIrq(
       int index,
       Charger charger,
-      SimRef<BioSetCache.Command> bioset,
-      SimRef<BioSetCache.Reply> biosetReplies,
-      SimRef<NullBlkDevice.Interrupt> interrupts,
+      SimRef<BioSetActor.Command> bioset,
+      SimRef<BioSetActor.Reply> biosetReplies,
+      SimRef<NullBlkActor.Interrupt> interrupts,
       boolean iopoll) {
     this.index = index;
     this.iopoll = iopoll;
@@ -60,8 +60,8 @@ final class WorkerIrq {
    * the worker's next scheduling point (a {@code might_sleep} in its next issue, or its sleep), and
    * switches back to a worker it preempted ({@code preempts}).
    */
-  long start(long t, List<NullBlkDevice.Interrupt> fired, boolean preempts, Outbox out) {
-    long timers = fired.stream().filter(f -> f instanceof NullBlkDevice.TimerFired).count();
+  long start(long t, List<NullBlkActor.Interrupt> fired, boolean preempts, Outbox out) {
+    long timers = fired.stream().filter(f -> f instanceof NullBlkActor.TimerFired).count();
     what = timers > 0 ? CpuTime.IRQ : CpuTime.KSOFTIRQD;
     if (timers > 0) {
       t += charger.charge(index, CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
@@ -75,13 +75,13 @@ final class WorkerIrq {
   }
 
   /** More of them, in the interrupt that runs. */
-  long more(long t, List<NullBlkDevice.Interrupt> fired, Outbox out) {
+  long more(long t, List<NullBlkActor.Interrupt> fired, Outbox out) {
     groups.add(fired);
     return next(t, out);
   }
 
   private long next(long t, Outbox out) {
-    return groups.sendNext(t, new NullBlkDevice.Exec(index, what, interrupts), out) ? -1 : t;
+    return groups.sendNext(t, new NullBlkActor.Exec(index, what, interrupts), out) ? -1 : t;
   }
 
   /** bio_endio of each bio: task_work for the submitter; bio_put. */
@@ -95,7 +95,7 @@ final class WorkerIrq {
       done.add(new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio)));
     }
     out.send(owner, new Cpu.CompletedElsewhere(t, done));
-    out.send(bioset, new BioSetCache.PutBios(t, index, what, m.ended(), biosetReplies));
+    out.send(bioset, new BioSetActor.PutBios(t, index, what, m.ended(), biosetReplies));
     return -1;
   }
 

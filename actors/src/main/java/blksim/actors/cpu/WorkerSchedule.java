@@ -1,12 +1,12 @@
 package blksim.actors.cpu;
 
 import blksim.actors.block.BlockDevice;
-import blksim.actors.engine.Charger;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
-import blksim.actors.nullblk.NullBlkDevice;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import java.util.function.LongConsumer;
@@ -90,7 +90,7 @@ final class WorkerSchedule {
   }
 
   /** An interrupt of a driver for what this CPU queued (null_blk's timers). */
-  void interrupt(NullBlkDevice.Interrupt irq, Outbox out) {
+  void interrupt(NullBlkActor.Interrupt irq, Outbox out) {
     if (cpu.shared()) {
       throw new InvariantBroken(name + ": an interrupt came to a worker without a CPU of its own");
     }

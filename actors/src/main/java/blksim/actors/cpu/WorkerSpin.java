@@ -1,13 +1,13 @@
 package blksim.actors.cpu;
 
 import blksim.actors.block.BlockDevice;
-import blksim.actors.engine.Charger;
+import blksim.actors.block.blk_mq.HctxPaths;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
-import blksim.actors.hctx.HctxPaths;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.sched.CfsSlice;
+import blksim.queues.kernel.sched.CfsSlice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

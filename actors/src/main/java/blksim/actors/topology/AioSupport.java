@@ -50,7 +50,7 @@ final class AioSupport {
       }
       mine.forEach((h, n) -> load.merge(h, n, Integer::sum));
     }
-    // with timers io_submit sleeps in blk_mq_get_tag until a timer's end frees a tag (HwQueue);
+    // with timers io_submit sleeps in blk_mq_get_tag until a timer's end frees a tag (HwCtxActor);
     // not modelled: a sleep whose flushed plug ends requests in queue_rq, and mq-deadline's
     boolean mqDeadline = blksim.config.Elevator.of(s).mqDeadline();
     for (Map.Entry<String, Integer> e : load.entrySet()) {

@@ -1,9 +1,9 @@
 package blksim.actors.topology;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.Disk;
+import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.cpu.DmSetup;
-import blksim.actors.dm.DmDevice;
+import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.SimRef;
 import blksim.config.BioSetSettings;
@@ -11,8 +11,8 @@ import blksim.config.BlksimSettings;
 import blksim.config.DmSettings;
 import blksim.config.DmTable;
 import blksim.config.Patch;
-import blksim.devices.dm.MappedDevice;
-import blksim.queues.bio.BioSet;
+import blksim.devices.drivers.md.MappedDevice;
+import blksim.queues.block.bio.BioSet;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
@@ -31,9 +31,9 @@ final class DmStack {
   /** RESERVED_BIO_BASED_IOS (drivers/md/dm.c): the mempool reserve of a bio-based io_bs. */
   static final int RESERVED_BIO_BASED_IOS = 16;
 
-  private final List<DmDevice> devices = new ArrayList<>();
-  private final List<BioSetCache> ioBs = new ArrayList<>();
-  private final Map<String, SimRef<DmDevice.Command>> refs = new TreeMap<>();
+  private final List<MappedDeviceActor> devices = new ArrayList<>();
+  private final List<BioSetActor> ioBs = new ArrayList<>();
+  private final Map<String, SimRef<MappedDeviceActor.Command>> refs = new TreeMap<>();
 
   /**
    * Builds every table's device and adds its disk, {@code /dev/dm-N}, to {@code disks}.
@@ -66,10 +66,10 @@ final class DmStack {
     for (int minor = 0; minor < tables.size(); minor++) {
       String name = DmSettings.name(minor);
       DmTable table = tables.get(minor);
-      SimRef<DmDevice.Command> ref = registry.reserve(name);
-      SimRef<BioSetCache.Command> ioBsRef = registry.reserve(name + "-io_bs");
-      BioSetCache set =
-          new BioSetCache(
+      SimRef<MappedDeviceActor.Command> ref = registry.reserve(name);
+      SimRef<BioSetActor.Command> ioBsRef = registry.reserve(name + "-io_bs");
+      BioSetActor set =
+          new BioSetActor(
               name + "-io_bs",
               new BioSet(
                   name + " io_bs", ioBsSettings, nrCpus, s.kernel().has(Patch.BIO_CACHE_IRQ_LIST)),
@@ -82,8 +82,8 @@ final class DmStack {
         below.put(t.device(), disks.get(t.device()));
       }
       MappedDevice md = new MappedDevice(name, table, polls);
-      DmDevice device =
-          new DmDevice(
+      MappedDeviceActor device =
+          new MappedDeviceActor(
               ref, md, ioBsRef, below, s.kernel().has(Patch.DM_CLONE_PERCPU_CACHE), nrCpus, costs);
       registry.bind(ref, device);
       devices.add(device);
@@ -93,7 +93,7 @@ final class DmStack {
           Disk.bioBased(
               name,
               table.sectors() * 512,
-              ref.adapt(DmDevice.FromUpper::new),
+              ref.adapt(MappedDeviceActor.FromUpper::new),
               List.copyOf(below.values())));
     }
   }
@@ -107,7 +107,7 @@ final class DmStack {
       Registry registry,
       DmStack dms,
       int cpu,
-      SimRef<BioSetCache.Command> bioset,
+      SimRef<BioSetActor.Command> bioset,
       Map<Integer, SimRef<blksim.actors.cpu.Cpu.Command>> rings,
       PathCosts costs) {
     Map<Integer, SimRef<DmSetup.Command>> byMinor = new TreeMap<>();
@@ -130,7 +130,7 @@ final class DmStack {
   }
 
   /** The devices' addresses by name, for the CPUs whose interrupts end their clones. */
-  Map<String, SimRef<DmDevice.Command>> refs() {
+  Map<String, SimRef<MappedDeviceActor.Command>> refs() {
     return Map.copyOf(refs);
   }
 

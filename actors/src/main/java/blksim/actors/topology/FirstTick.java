@@ -3,8 +3,8 @@ package blksim.actors.topology;
 import blksim.actors.cpu.Cpu;
 import blksim.config.BlksimSettings;
 import blksim.config.InterferenceSettings;
-import blksim.queues.sched.CfsSlice;
-import blksim.queues.sched.SchedTick;
+import blksim.queues.kernel.sched.CfsSlice;
+import blksim.queues.kernel.sched.SchedTick;
 import blksim.queues.time.VirtualTime;
 
 /**

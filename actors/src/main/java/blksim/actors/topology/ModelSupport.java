@@ -9,7 +9,7 @@ import blksim.config.Elevator;
 import blksim.config.IoUringSettings;
 import blksim.config.Limit;
 import blksim.config.NullBlkSettings;
-import blksim.queues.uring.FileAssignment;
+import blksim.queues.tiouring.FileAssignment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

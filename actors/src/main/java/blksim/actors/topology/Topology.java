@@ -1,20 +1,20 @@
 package blksim.actors.topology;
 
-import blksim.actors.bioset.BioSetCache;
 import blksim.actors.block.Disk;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.block.blk_mq.HctxFeatures;
+import blksim.actors.block.blk_mq.HwCtxActor;
 import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.CpuConfig;
 import blksim.actors.cpu.DmSetup;
 import blksim.actors.cpu.IoWqWorker;
 import blksim.actors.cpu.Task;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Engine;
 import blksim.actors.engine.Interruption;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.RunAborted;
 import blksim.actors.engine.SimRef;
-import blksim.actors.hctx.HctxFeatures;
-import blksim.actors.hctx.HwQueue;
-import blksim.actors.nullblk.NullBlkDevice;
 import blksim.actors.tiouring.MainThread;
 import blksim.actors.tiouring.StatusSink;
 import blksim.config.BlksimSettings;
@@ -22,21 +22,21 @@ import blksim.config.Elevator;
 import blksim.config.IoUringSettings;
 import blksim.config.NullBlkSettings;
 import blksim.config.Patch;
-import blksim.devices.nullblk.FaultInjection;
-import blksim.devices.nullblk.NullBlk;
-import blksim.queues.bio.BioSet;
-import blksim.queues.blkmq.HwCtx;
+import blksim.devices.drivers.null_blk.FaultInjection;
+import blksim.devices.drivers.null_blk.NullBlk;
+import blksim.queues.block.bio.BioSet;
+import blksim.queues.block.blk_mq.HwCtx;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CallFactors;
 import blksim.queues.cost.CallVariation;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.sched.SchedEntity;
+import blksim.queues.io_uring.CqRing;
+import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.io_uring.SqRing;
+import blksim.queues.kernel.sched.SchedEntity;
 import blksim.queues.time.VirtualTime;
-import blksim.queues.uring.CqRing;
-import blksim.queues.uring.IoRingCtx;
-import blksim.queues.uring.SqRing;
-import blksim.queues.uring.Submitter;
+import blksim.queues.tiouring.Submitter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +52,9 @@ public final class Topology {
   private final Registry registry = new Registry();
   private final List<Cpu> cpus = new ArrayList<>();
   private final List<IoWqWorker> workers = new ArrayList<>();
-  private final List<HwQueue> hctxs = new ArrayList<>();
-  private final BioSetCache bioset;
-  private final List<NullBlkDevice> devices = new ArrayList<>();
+  private final List<HwCtxActor> hctxs = new ArrayList<>();
+  private final BioSetActor bioset;
+  private final List<NullBlkActor> devices = new ArrayList<>();
   private final DmStack dms;
   private final List<DmSetup> dmsetups;
 
@@ -103,10 +103,10 @@ public final class Topology {
       owners.add(cpu + nrCpus * slot);
       rings.put(cpu + nrCpus * slot, ref);
     }
-    SimRef<BioSetCache.Command> biosetRef = registry.reserve("blkdev_dio_pool");
+    SimRef<BioSetActor.Command> biosetRef = registry.reserve("blkdev_dio_pool");
     List<NullBlk> nullbs = new ArrayList<>();
-    List<SimRef<HwQueue.Command>> hctxRefs = new ArrayList<>();
-    List<SimRef<NullBlkDevice.Command>> deviceRefs = new ArrayList<>();
+    List<SimRef<HwCtxActor.Command>> hctxRefs = new ArrayList<>();
+    List<SimRef<NullBlkActor.Command>> deviceRefs = new ArrayList<>();
     for (int d = 0; d < nb.nrDevices(); d++) {
       NullBlk nullb = new NullBlk(d, nb, costs.shortLockHoldPs(), costs.lineTransferPs());
       if (nb.requeue().enabled()) {
@@ -142,18 +142,18 @@ public final class Topology {
     for (int d = 0; d < nullbs.size(); d++) {
       NullBlk nullb = nullbs.get(d);
       int offset = d * nullb.nrHwQueues();
-      List<SimRef<HwQueue.Command>> queueRefs =
+      List<SimRef<HwCtxActor.Command>> queueRefs =
           hctxRefs.subList(offset, offset + nullb.nrHwQueues());
-      NullBlkDevice device =
-          new NullBlkDevice(
+      NullBlkActor device =
+          new NullBlkActor(
               nullb,
               deviceRefs.get(d),
-              queueRefs.stream().map(r -> r.adapt(HwQueue.FromDriver::new)).toList(),
+              queueRefs.stream().map(r -> r.adapt(HwCtxActor.FromDriver::new)).toList(),
               costs);
       devices.add(device);
       registry.bind(deviceRefs.get(d), device);
       for (int h = 0; h < nullb.nrHwQueues(); h++) {
-        SimRef<HwQueue.Command> ref = queueRefs.get(h);
+        SimRef<HwCtxActor.Command> ref = queueRefs.get(h);
         HwCtx ctx =
             new HwCtx(
                 h,
@@ -163,7 +163,7 @@ public final class Topology {
                 nrCpus,
                 RandomStreams.of(s.run().seed(), nullb.diskName() + "-hctx" + h + "-sbitmap"),
                 mqDeadline ? nb.hwQueueDepth() : 0);
-        HwQueue q = new HwQueue(ref, ctx, deviceRefs.get(d), costs, s.books(), features);
+        HwCtxActor q = new HwCtxActor(ref, ctx, deviceRefs.get(d), costs, s.books(), features);
         hctxs.add(q);
         registry.bind(ref, q);
       }
@@ -173,10 +173,10 @@ public final class Topology {
               nullb.diskName(),
               nullb.sizeBytes(),
               nullb.queueMap(),
-              queueRefs.stream().map(r -> r.adapt(HwQueue.FromUpper::new)).toList()));
+              queueRefs.stream().map(r -> r.adapt(HwCtxActor.FromUpper::new)).toList()));
     }
     bioset =
-        new BioSetCache(
+        new BioSetActor(
             "blkdev_dio_pool",
             new BioSet(
                 "blkdev_dio_pool", s.bioset(), nrCpus, s.kernel().has(Patch.BIO_CACHE_IRQ_LIST)),
@@ -342,7 +342,7 @@ public final class Topology {
     ledger.merge(bioset.ledger());
     bioset.bioSet().audit(books);
     List<RunResult.Hctx> depths = new ArrayList<>();
-    for (HwQueue q : hctxs) {
+    for (HwCtxActor q : hctxs) {
       ledger.merge(q.ledger());
       q.audit(books);
       if (q.hctx().dispatchedCount() > 0) {
@@ -356,7 +356,7 @@ public final class Topology {
       w.audit(books);
       ws.add(workerTotals(t, w));
     }
-    for (NullBlkDevice device : devices) {
+    for (NullBlkActor device : devices) {
       ledger.merge(device.ledger());
       device.nullBlk().audit(books);
     }
@@ -403,7 +403,7 @@ public final class Topology {
   }
 
   /** The depth of {@code q}, its mean tags in use up to {@code untilPs}. */
-  private static RunResult.Hctx hctxTotals(HwQueue q, long untilPs) {
+  private static RunResult.Hctx hctxTotals(HwCtxActor q, long untilPs) {
     HwCtx h = q.hctx();
     return new RunResult.Hctx(
         q.name(),

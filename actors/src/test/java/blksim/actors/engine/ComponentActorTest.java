@@ -7,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import akka.actor.testkit.typed.javadsl.BehaviorTestKit;
 import akka.actor.testkit.typed.javadsl.TestInbox;
 import blksim.actors.block.BlockDevice;
+import blksim.actors.block.blk_mq.HctxFeatures;
+import blksim.actors.block.blk_mq.HwCtxActor;
 import blksim.actors.cpu.Cpu;
-import blksim.actors.hctx.HctxFeatures;
-import blksim.actors.hctx.HwQueue;
-import blksim.actors.nullblk.NullBlkDevice;
+import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.config.BlksimSettings;
 import blksim.config.BooksSettings;
-import blksim.queues.blkmq.HctxType;
-import blksim.queues.blkmq.HwCtx;
+import blksim.queues.block.blk_mq.HctxType;
+import blksim.queues.block.blk_mq.HwCtx;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.PathCosts;
 import java.util.List;
@@ -25,15 +25,15 @@ class ComponentActorTest {
   private final BlksimSettings settings = BlksimSettings.defaults();
   private final PathCosts costs =
       PathCosts.of(settings.profile(), settings.kernel(), new PathCosts.Knobs(true, true, true));
-  private final SimRef<HwQueue.Command> hctxRef = new SimRef<>(2, "nullb0-hctx1");
-  private final SimRef<NullBlkDevice.Command> deviceRef = new SimRef<>(3, "nullb0");
+  private final SimRef<HwCtxActor.Command> hctxRef = new SimRef<>(2, "nullb0-hctx1");
+  private final SimRef<NullBlkActor.Command> deviceRef = new SimRef<>(3, "nullb0");
   private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
   private final SimRef<BlockDevice.Reply> cpuReplies = cpuRef.adapt(r -> new Cpu.FromBlock(0, r));
   private final BlockDevice.Call call =
       new BlockDevice.Call(0, CpuTime.POLL, cpuReplies, null, null);
 
-  private HwQueue hwQueue() {
-    return new HwQueue(
+  private HwCtxActor hwQueue() {
+    return new HwCtxActor(
         hctxRef,
         new HwCtx(1, HctxType.POLL, 64, 1),
         deviceRef,
@@ -45,27 +45,28 @@ class ComponentActorTest {
   @Test
   void aPollShouldCallTheDriverRightAway() {
     TestInbox<Clock.Command> clock = TestInbox.create();
-    BehaviorTestKit<HwQueue.Command> kit =
+    BehaviorTestKit<HwCtxActor.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
-    kit.run(new HwQueue.FromUpper(new BlockDevice.PollBio(1_000, call, null)));
+    kit.run(new HwCtxActor.FromUpper(new BlockDevice.PollBio(1_000, call, null)));
     // blk_mq_poll's cost is part of io_do_iopoll, charged by the CPU
     clock.expectMessage(
         new Clock.Processed(
-            List.of(new Sent(deviceRef.id(), new NullBlkDevice.PollQueue(1_000, 1, call.exec())))));
+            List.of(new Sent(deviceRef.id(), new NullBlkActor.PollQueue(1_000, 1, call.exec())))));
   }
 
   @Test
   void theDriversAnswerShouldReturnToTheCallingCpu() {
     TestInbox<Clock.Command> clock = TestInbox.create();
-    BehaviorTestKit<HwQueue.Command> kit =
+    BehaviorTestKit<HwCtxActor.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
     kit.run(
-        new HwQueue.FromUpper(
+        new HwCtxActor.FromUpper(
             new BlockDevice.PollBio(
                 1_000, call, null))); // the CPU called: the queue knows where it returns
     clock.receiveMessage();
     kit.run(
-        new HwQueue.FromDriver(new NullBlkDevice.Queued(5_000, call.exec(), 32, List.of(), false)));
+        new HwCtxActor.FromDriver(
+            new NullBlkActor.Queued(5_000, call.exec(), 32, List.of(), false)));
     clock.expectMessage(
         new Clock.Processed(
             List.of(
@@ -78,16 +79,16 @@ class ComponentActorTest {
   @Test
   void aComponentThatThrowsShouldReportTheFailureInsteadOfHanging() {
     TestInbox<Clock.Command> clock = TestInbox.create();
-    BehaviorTestKit<HwQueue.Command> kit =
+    BehaviorTestKit<HwCtxActor.Command> kit =
         BehaviorTestKit.create(ComponentActor.create(clock.getRef(), hwQueue()));
     // a poll answer with a request this queue never allocated
     HwCtx other = new HwCtx(1, HctxType.POLL, 64, 1);
     var rq = other.allocRequest(0, null, 0);
     other.dispatched(rq);
     rq.markComplete();
-    kit.run(new HwQueue.FromUpper(new BlockDevice.PollBio(0, call, null)));
+    kit.run(new HwCtxActor.FromUpper(new BlockDevice.PollBio(0, call, null)));
     clock.receiveMessage();
-    kit.run(new HwQueue.FromDriver(new NullBlkDevice.PolledRqs(0, call.exec(), List.of(rq))));
+    kit.run(new HwCtxActor.FromDriver(new NullBlkActor.PolledRqs(0, call.exec(), List.of(rq))));
     Clock.Command c = clock.receiveMessage();
     Clock.Failed failed = assertInstanceOf(Clock.Failed.class, c);
     assertEquals("nullb0-hctx1", failed.component());

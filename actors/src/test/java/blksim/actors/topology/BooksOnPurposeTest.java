@@ -94,15 +94,15 @@ class BooksOnPurposeTest {
   @SuppressWarnings("unchecked")
   void aHardwareQueueLeftHalfWayThroughACallShouldBeCaught() throws ReflectiveOperationException {
     blksim.config.BlksimSettings s = blksim.config.BlksimSettings.defaults();
-    blksim.actors.hctx.HwQueue q =
-        new blksim.actors.hctx.HwQueue(
+    blksim.actors.block.blk_mq.HwCtxActor q =
+        new blksim.actors.block.blk_mq.HwCtxActor(
             new blksim.actors.engine.SimRef<>(0, "nullb0-hctx1"),
-            new blksim.queues.blkmq.HwCtx(1, blksim.queues.blkmq.HctxType.POLL, 4, 1),
+            new blksim.queues.block.blk_mq.HwCtx(1, blksim.queues.block.blk_mq.HctxType.POLL, 4, 1),
             new blksim.actors.engine.SimRef<>(1, "nullb0"),
             blksim.queues.cost.PathCosts.of(
                 s.profile(), s.kernel(), new blksim.queues.cost.PathCosts.Knobs(true, true, true)),
             s.books(),
-            blksim.actors.hctx.HctxFeatures.NONE);
+            blksim.actors.block.blk_mq.HctxFeatures.NONE);
     ((java.util.Map<Integer, List<Object>>) field(q, "wouldBlock")).put(0, List.of());
     ((java.util.Map<Integer, List<Object>>) field(field(q, "rounds"), "endedEarlier"))
         .put(0, List.of());

@@ -1,7 +1,7 @@
 package blksim.loadgen.report;
 
 import blksim.config.IoUringSettings;
-import blksim.queues.uring.FileAssignment;
+import blksim.queues.tiouring.FileAssignment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

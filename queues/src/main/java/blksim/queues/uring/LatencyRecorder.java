@@ -1,7 +1,0 @@
-package blksim.queues.uring;
-
-/** Receives one submit-to-reap latency, in picoseconds of virtual time. */
-@FunctionalInterface
-public interface LatencyRecorder {
-  void record(long latencyPs);
-}

@@ -1,0 +1,286 @@
+package blksim.queues.tiouring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.queues.io_uring.CqRing;
+import blksim.queues.io_uring.EnterArgs;
+import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.io_uring.SqRing;
+import blksim.queues.io_uring.Sqe;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * t/io_uring's submit/reap decisions (fio t/io_uring.c {@code submitter_uring_fn}; docs/kernel.md
+ * section 1.3), driven against a scripted kernel.
+ */
+class SubmitterTest {
+  private static final int BS = 512;
+  private static final long DEVICE = 250L << 30;
+
+  /** A submitter and a kernel that accepts every SQE and completes what the test says. */
+  static final class Harness {
+    final SqRing sq;
+    final CqRing cq;
+    final IoRingCtx ctx;
+    final Submitter sub;
+    final ArrayDeque<IoKiocb> inKernel = new ArrayDeque<>();
+    final List<Long> latencies = new ArrayList<>();
+
+    Harness(int depth, int submit, int complete) {
+      int entries = Integer.highestOneBit(depth - 1) << 1;
+      sq = new SqRing(Math.max(entries, 1));
+      cq = new CqRing(Math.max(entries, 1));
+      ctx = new IoRingCtx(sq, cq);
+      sub =
+          new Submitter(
+              new Submitter.Config(
+                  depth, submit, complete, BS, true, true, false, true, true, false),
+              sq,
+              cq,
+              new long[] {DEVICE},
+              new SplittableRandom(7));
+    }
+
+    /** The head of a pass: prep, then the first enter's arguments. */
+    EnterArgs pass() {
+      int n = sub.toPrep();
+      sub.beginPass(n > 0 ? sub.prepMoreIos(n, 0, 1) : 0);
+      return sub.enterArgs();
+    }
+
+    /** The kernel takes the SQEs, completes the {@code complete} oldest; user space reaps. */
+    Submitter.Next enter(EnterArgs a, int complete) {
+      int ret = 0;
+      for (int i = 0; i < a.toSubmit(); i++) {
+        IoKiocb req = ctx.submitSqe();
+        ctx.iopollReqIssued(req);
+        inKernel.add(req);
+        ret++;
+      }
+      for (int i = 0; i < complete; i++) {
+        ctx.completeRwIopoll(inKernel.poll(), BS);
+      }
+      ctx.iopollFlushCompleted();
+      return sub.entered(ret, sub.reap(100, 1, latencies::add));
+    }
+  }
+
+  @Test
+  void depth32ShouldAlwaysSubmit32AndWaitFor32() {
+    Harness h = new Harness(32, 32, 32);
+    for (int cycle = 0; cycle < 5; cycle++) {
+      EnterArgs a = h.pass();
+      assertEquals(new EnterArgs(32, 32, true), a, "cycle " + cycle);
+      assertEquals(Submitter.Next.PASS, h.enter(a, 32));
+    }
+    assertEquals(5, h.sub.calls());
+    assertEquals(160, h.sub.done());
+    assertEquals(160, h.sub.reaps());
+    assertEquals(0, h.sub.inflight());
+  }
+
+  @Test
+  void depth128ShouldSubmitThreeTimesWithoutWaitingThenWaitFor32() {
+    Harness h = new Harness(128, 32, 32);
+    for (int call = 1; call <= 3; call++) {
+      EnterArgs a = h.pass();
+      assertEquals(new EnterArgs(32, 0, false), a, "call " + call + " only submits");
+      assertEquals(Submitter.Next.PASS, h.enter(a, 0));
+    }
+    EnterArgs fourth = h.pass();
+    assertEquals(new EnterArgs(32, 32, true), fourth);
+    assertEquals(128, h.sub.inflight());
+    // null_blk's poll drains the whole poll list: all 128 complete in one io_do_iopoll
+    assertEquals(Submitter.Next.PASS, h.enter(fourth, 128));
+    assertEquals(0, h.sub.inflight());
+    assertEquals(new EnterArgs(32, 0, false), h.pass(), "the cycle starts again");
+  }
+
+  @Test
+  void depth128ShouldRePrepWhatWasReapedAndWaitUnlessRoomForTwoBatches() {
+    Harness h = new Harness(128, 32, 32);
+    for (int call = 1; call <= 3; call++) {
+      h.enter(h.pass(), 0);
+    }
+    h.enter(h.pass(), 31); // a device that completes 31 of 128
+    assertEquals(97, h.sub.inflight());
+    assertEquals(new EnterArgs(31, 32, true), h.pass(), "re-prep min(reaped, 32), then wait");
+    h.enter(new EnterArgs(31, 32, true), 64);
+    assertEquals(64, h.sub.inflight());
+    assertEquals(new EnterArgs(32, 0, false), h.pass(), "96 + 32 fits in 128: submit only");
+  }
+
+  @Test
+  void nothingAcceptedShouldDrainWithWaitOnlyEntersUntilNothingIsInFlight() {
+    Harness h = new Harness(32, 32, 32);
+    EnterArgs a = h.pass();
+    // the kernel accepts the 32 but reaps none; then refuses nothing, completes 10 per call
+    assertEquals(Submitter.Next.PASS, h.enter(a, 0));
+    EnterArgs full = h.pass();
+    assertEquals(new EnterArgs(0, 32, true), full, "inflight == depth: nothing to prep");
+    for (int left = 32; left > 0; left -= 8) {
+      Submitter.Next n = h.sub.entered(0, complete(h, 8));
+      assertEquals(left - 8 > 0 ? Submitter.Next.ENTER : Submitter.Next.PASS, n);
+      if (n == Submitter.Next.ENTER) {
+        assertEquals(new EnterArgs(0, Math.min(left - 8, 32), true), h.sub.enterArgs());
+      }
+    }
+    assertEquals(0, h.sub.inflight());
+  }
+
+  private static int complete(Harness h, int n) {
+    for (int i = 0; i < n; i++) {
+      h.ctx.completeRwIopoll(h.inKernel.poll(), BS);
+    }
+    h.ctx.iopollFlushCompleted();
+    return h.sub.reap(0, 1, h.latencies::add);
+  }
+
+  @Test
+  void partialSubmitShouldEnterAgainAtSubmitMore() {
+    Harness h = new Harness(64, 32, 32);
+    h.pass();
+    assertEquals(Submitter.Next.ENTER, h.sub.entered(20, 0));
+    assertEquals(20, h.sub.done());
+    // t/io_uring: prepped -= to_submit - ret, then to_submit = prepped
+    assertEquals(20, h.sub.enterArgs().toSubmit());
+  }
+
+  @Test
+  void eagainShouldRetryKeepingToSubmitOnlyIfSomethingWasReaped() {
+    Harness h = new Harness(64, 32, 32);
+    h.pass();
+    assertEquals(Submitter.Next.ENTER, h.sub.entered(-Submitter.EAGAIN, 1));
+    assertEquals(32, h.sub.enterArgs().toSubmit());
+    assertEquals(Submitter.Next.ENTER, h.sub.entered(-Submitter.EAGAIN, 0));
+    assertEquals(0, h.sub.enterArgs().toSubmit());
+    h.sub.finish();
+    assertEquals(Submitter.Next.EXIT, h.sub.entered(-Submitter.EAGAIN, 0));
+  }
+
+  @Test
+  void finishShouldEndTheLoopAtTheEndOfAPass() {
+    Harness h = new Harness(32, 32, 32);
+    EnterArgs a = h.pass();
+    h.sub.finish();
+    assertEquals(Submitter.Next.EXIT, h.enter(a, 32));
+  }
+
+  @Test
+  void unexpectedResultShouldStopTheThread() {
+    Harness h = new Harness(32, 32, 32);
+    EnterArgs a = h.pass();
+    for (int i = 0; i < a.toSubmit(); i++) {
+      IoKiocb req = h.ctx.submitSqe();
+      h.ctx.iopollReqIssued(req);
+      h.ctx.completeRwIopoll(req, -5);
+    }
+    h.ctx.iopollFlushCompleted();
+    int reaped = h.sub.reap(0, 1, h.latencies::add);
+    assertEquals(-1, reaped);
+    assertEquals(Submitter.Next.EXIT, h.sub.entered(32, reaped));
+    assertEquals(java.util.List.of("io: unexpected ret=-5"), h.sub.fatal());
+  }
+
+  @Test
+  void randomOffsetsShouldBeBlockAlignedInsideTheDevice() {
+    SqRing sq = new SqRing(64);
+    Submitter sub =
+        new Submitter(
+            new Submitter.Config(64, 64, 32, 4096, true, true, false, true, true, false),
+            sq,
+            new CqRing(64),
+            new long[] {1L << 20},
+            new SplittableRandom(1));
+    sub.prepMoreIos(64, 0, 1);
+    for (Sqe s = sq.consume(); s != null; s = sq.consume()) {
+      assertEquals(0, s.off() % 4096);
+      assertTrue(s.off() >= 0 && s.off() + 4096 <= (1L << 20));
+      assertEquals(Sqe.IORING_OP_READ_FIXED, s.opcode());
+      assertEquals(Sqe.IOSQE_FIXED_FILE, s.flags());
+    }
+  }
+
+  @Test
+  void sequentialOffsetsShouldWrapAtTheEndOfTheDevice() {
+    SqRing sq = new SqRing(8);
+    Submitter sub =
+        new Submitter(
+            new Submitter.Config(8, 8, 8, 4096, false, false, false, false, true, false),
+            sq,
+            new CqRing(8),
+            new long[] {4 * 4096},
+            new SplittableRandom(1));
+    sub.prepMoreIos(6, 0, 1);
+    long[] expected = {0, 4096, 8192, 12288, 0, 4096};
+    for (long e : expected) {
+      Sqe s = sq.consume();
+      assertEquals(e, s.off());
+      assertEquals(Sqe.IORING_OP_READ, s.opcode());
+      assertEquals(0, s.flags());
+    }
+  }
+
+  @Test
+  void latencyShouldRunFromPrepToReap() {
+    Harness h = new Harness(32, 32, 32);
+    h.enter(h.pass(), 32);
+    // SQE i written at i + 1 ps, CQE i reaped at 100 + i + 1 ps
+    assertEquals(32, h.latencies.size());
+    h.latencies.forEach(l -> assertEquals(100, l));
+  }
+
+  @Test
+  void eopnotsuppOnAPolledRingShouldSaySoAndStop() {
+    Harness h = new Harness(4, 4, 4);
+    EnterArgs a = h.pass();
+    for (int i = 0; i < a.toSubmit(); i++) {
+      h.ctx.failRequest(h.ctx.submitSqe(), -Submitter.EOPNOTSUPP);
+    }
+    int reaped = h.sub.reap(0, 1, h.latencies::add);
+    assertEquals(Submitter.Next.EXIT, h.sub.entered(4, reaped));
+    assertEquals(
+        java.util.List.of(
+            "io: unexpected ret=-95", "Your filesystem/driver/kernel doesn't support polled IO"),
+        h.sub.fatal());
+  }
+
+  /**
+   * t/io_uring's own hang: -d3 -s2 (-c3) counts the batch twice in to_wait and asks for 3
+   * completions with 2 in flight; by interrupt, io_cqring_wait never returns.
+   */
+  @Test
+  void shouldAskForMoreCompletionsThanInFlightAtD3S2AndRecordTheHang() {
+    Harness h = new Harness(3, 2, 3);
+    EnterArgs a = h.pass();
+    assertEquals(2, a.toSubmit());
+    assertEquals(3, a.toWait(), "min(inflight 2 + to_submit 2, batch_complete 3)");
+    h.sub.hangInCqringWait(a.toWait(), 2, 2);
+    assertEquals(0, h.sub.done(), "the call never returned");
+    assertEquals(2, h.sub.acceptedInHungCall());
+    assertTrue(h.sub.fatal().get(0).startsWith("hangs in io_cqring_wait"), h.sub.fatal().get(0));
+  }
+
+  /** The ground truth of I/Os in flight: each from its SQE's stamp to its CQE's reap. */
+  @Test
+  void shouldWeighEachIoInFlightFromStampToReap() {
+    Harness h = new Harness(2, 2, 2);
+    h.sub.beginPass(h.sub.prepMoreIos(2, 0, 1000)); // stamped at 1000 and 2000 ps
+    for (int i = 0; i < 2; i++) {
+      IoKiocb req = h.ctx.submitSqe();
+      h.ctx.iopollReqIssued(req);
+      h.ctx.completeRwIopoll(req, BS);
+    }
+    h.ctx.iopollFlushCompleted();
+    // reaped at 10000 and 11000 ps: in flight 10000 - 1000 and 11000 - 2000
+    assertEquals(2, h.sub.reap(9000, 1000, ps -> {}));
+    assertEquals(0, h.sub.inFlightAtEnd());
+    assertEquals((9000.0 + 9000.0) / 20_000, h.sub.meanInFlight(20_000), 1e-12);
+  }
+}
