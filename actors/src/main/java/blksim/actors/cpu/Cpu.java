@@ -14,6 +14,7 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.kernel.sched.TickSched;
 import blksim.queues.tiouring.Submitter;
 import java.util.List;
 import java.util.Map;
@@ -61,28 +62,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** Starts the submitter threads. */
   public record Start(long atPs) implements Command {}
 
-  /**
-   * The scheduler tick's timer fires on this CPU ({@code interference.tick}); the next one is
-   * {@code periodPs} later, up to the runtime's end ({@code untilPs}) and while the thread runs. A
-   * tick at or after {@code balanceAtPs} also raises SCHED_SOFTIRQ, and the next balance is {@code
-   * balanceEveryPs} later ({@code balanceEveryPs} 0: no load balance). A tick at or after {@code
-   * vmstatAtPs} also fires vmstat_update's timer, whose kworker runs as the interrupt returns; the
-   * next is {@code vmstatEveryPs} later (0: the CPU's VM counters do not change, no kworker).
-   */
-  public record Tick(
-      long atPs,
-      long periodPs,
-      long untilPs,
-      long balanceAtPs,
-      long balanceEveryPs,
-      long vmstatAtPs,
-      long vmstatEveryPs)
-      implements Command {
-    Tick next(boolean balanced, boolean vmstat) {
-      long balance = balanced ? balanceAtPs + balanceEveryPs : balanceAtPs;
-      long kworker = vmstat ? vmstatAtPs + vmstatEveryPs : vmstatAtPs;
-      return new Tick(
-          atPs + periodPs, periodPs, untilPs, balance, balanceEveryPs, kworker, vmstatEveryPs);
+  /** The scheduler tick's timer fires on this CPU ({@code interference.tick}). */
+  public record Tick(TickSched timer) implements Command {
+    @Override
+    public long atPs() {
+      return timer.atPs();
     }
   }
 

@@ -431,10 +431,10 @@ final class CpuSchedule {
       return;
     }
     boolean busy = current != null && current.thread.inFlight() || lent;
-    boolean balance = busy && m.balanceEveryPs() > 0 && m.atPs() >= m.balanceAtPs();
-    boolean vmstat = busy && m.vmstatEveryPs() > 0 && m.atPs() >= m.vmstatAtPs();
-    if (m.atPs() + m.periodPs() < m.untilPs()) {
-      out.send(core.self, m.next(balance, vmstat));
+    boolean balance = m.timer().balances(busy);
+    boolean vmstat = m.timer().firesVmstat(busy);
+    if (m.timer().rearms()) {
+      out.send(core.self, new Cpu.Tick(m.timer().next(balance, vmstat)));
     }
     if (busy) {
       pendingTicks.add(balance, vmstat);

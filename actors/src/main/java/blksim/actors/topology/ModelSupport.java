@@ -57,7 +57,7 @@ final class ModelSupport {
     boolean reads = !u.nop() || u.syncIo() || u.aio();
     Limit.BUFFERED_IO.refuseIf(
         reads && !u.oDirect() && !u.polled(), "-O0 -p0: buffered I/O through the page cache");
-    AioSupport.check(s);
+    checkAio(s);
     String elevator = s.kernel().scheduler();
     Limit.SCHEDULERS.refuseIf(
         !elevator.isEmpty() && !blksim.config.KernelSettings.MODELLED_SCHEDULERS.contains(elevator),
@@ -66,7 +66,7 @@ final class ModelSupport {
             + ": an I/O scheduler other than "
             + String.join(" or ", new TreeSet<>(blksim.config.KernelSettings.MODELLED_SCHEDULERS)));
     blksim.config.Elevator.of(s).tags(s);
-    SyncSupport.check(s);
+    checkSync(s);
     Limit.PASSTHROUGH.refuseIf(u.passthrough(), "-u1: NVMe passthrough");
     if (n.requeue().probability() == 100
         && n.requeue().interval() <= 1
@@ -185,10 +185,10 @@ final class ModelSupport {
    */
   static List<Integer> workerCpus(BlksimSettings s, Placement plan, List<CpuConfig> cfgs) {
     IoUringSettings u = s.ioUring();
-    int tags = TagBudget.allocTags(s);
+    int tags = allocTags(s);
     Map<String, Integer> load = new TreeMap<>();
     Set<String> underDm = new TreeSet<>();
-    int held = TagBudget.heldByThread(s, u, plan.nullBlk());
+    int held = heldByThread(s, u, plan.nullBlk());
     for (int t = 0; t < cfgs.size(); t++) {
       CpuConfig cfg = cfgs.get(t);
       Map<String, Integer> used = new TreeMap<>();
@@ -416,5 +416,174 @@ final class ModelSupport {
         + " (null_blk nr_devices="
         + nrDevices
         + ")";
+  }
+
+  /**
+   * Checks what the threads hold of each hardware queue's tags where a loop other than io_uring's
+   * would sleep for one (-a1, -S1).
+   *
+   * @throws ConfigError naming the first case that cannot be run
+   */
+  static void checkQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
+    checkSyncQueues(s, cpus, cfgs);
+    checkAioQueues(s, cpus, cfgs);
+  }
+
+  // t/io_uring -a1 (libaio): reads whose requests end in queue_rq (irqmode 0 or 1), so that each
+  // event is in the ring before io_submit returns. Where a task would sleep, or an interrupt end
+  // an aio read, the case is refused by name.
+
+  /** The settings alone; -S1 wins over -a1, as in t/io_uring. */
+  private static void checkAio(BlksimSettings s) {
+    IoUringSettings u = s.ioUring();
+    if (!u.aio() || u.syncIo()) {
+      return;
+    }
+    outsideTheRing(s, "-a1", "aio", "an aio read");
+  }
+
+  /**
+   * What the threads hold of each hardware queue's tags: with irqmode 0 or 1 each request ends in
+   * queue_rq as the plug is flushed, so a thread holds one io_submit's batch at most ({@code -s});
+   * with timers, all it has in flight. A bio without REQ_NOWAIT that finds no tag sleeps in
+   * blk_mq_get_tag: modelled with timers and no scheduler, refused otherwise.
+   */
+  private static void checkAioQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
+    IoUringSettings u = s.ioUring();
+    if (!u.aio() || u.syncIo()) {
+      return;
+    }
+    int tags = allocTags(s);
+    // a timer (irqmode=2) keeps each tag until it fires: all the thread has in flight
+    boolean timer = s.nullBlk().irqmode() == NullBlkSettings.IrqMode.TIMER;
+    int held = timer ? u.depth() : Math.min(u.depth(), Math.max(1, u.batchSubmit()));
+    Map<String, Integer> load = new TreeMap<>();
+    for (int t = 0; t < cfgs.size(); t++) {
+      Map<String, Integer> mine = new TreeMap<>();
+      for (Disk disk : cfgs.get(t).files()) {
+        disk.hwQueues(cpus.get(t), false).forEach(h -> mine.put(h, held));
+      }
+      mine.forEach((h, n) -> load.merge(h, n, Integer::sum));
+    }
+    // with timers io_submit sleeps in blk_mq_get_tag until a timer's end frees a tag (HwCtxActor);
+    // not modelled: a sleep whose flushed plug ends requests in queue_rq, and mq-deadline's
+    boolean mqDeadline = blksim.config.Elevator.of(s).mqDeadline();
+    for (Map.Entry<String, Integer> e : load.entrySet()) {
+      Limit.AIO_TAG_SLEEP.refuseIf(
+          e.getValue() > tags && (!timer || mqDeadline),
+          "-a1 with "
+              + e.getValue()
+              + " requests at once on "
+              + e.getKey()
+              + " of "
+              + tags
+              + " tags: io_submit sleeping for a tag"
+              + (mqDeadline ? " under mq-deadline" : " while its requests end in queue_rq"));
+    }
+  }
+
+  // t/io_uring -S1 (preadv2, one read at a time per thread): a read whose bio ends in queue_rq
+  // (irqmode 0 or 1) or by its timer (irqmode 2, the task sleeping until the interrupt), or that a
+  // poll ends (its own thread's, or another's on a poll queue they share, which wakes it). A read
+  // that finds no tag sleeps in blk_mq_get_tag until a freed tag wakes it; under mq-deadline, where
+  // it would wait for a sched tag, the case is refused by name.
+
+  /** The settings alone. */
+  private static void checkSync(BlksimSettings s) {
+    IoUringSettings u = s.ioUring();
+    if (!u.syncIo()) {
+      return;
+    }
+    outsideTheRing(s, "-S1", "sync", "a sync read");
+  }
+
+  /**
+   * What a loop other than io_uring's ({@code flag}: -S1, -a1) does not run yet: the files -N1 does
+   * not open, buffered reads, DM, faults.
+   */
+  private static void outsideTheRing(BlksimSettings s, String flag, String loop, String read) {
+    IoUringSettings u = s.ioUring();
+    NullBlkSettings n = s.nullBlk();
+    Limit.OUTSIDE_RING_NOP.refuseIf(
+        u.nop(),
+        flag
+            + " with -N1: t/io_uring's "
+            + loop
+            + " loop reading the files that -N1 does not open");
+    Limit.OUTSIDE_RING_BUFFERED.refuseIf(
+        !u.oDirect(), flag + " -O0: buffered reads through the page cache");
+    Limit.OUTSIDE_RING_DM.refuseIf(
+        u.files().stream().anyMatch(f -> DM.matcher(f).matches()),
+        flag + " on a DM device: " + read + " through device mapper");
+    Limit.OUTSIDE_RING_FAULT.refuseIf(
+        n.timeout().enabled() || n.requeue().enabled(),
+        flag + " with a fault injected (timeout=, requeue=): " + read + " waiting out its fault");
+  }
+
+  /**
+   * More threads on a queue than tags under mq-deadline: a sync read has no REQ_NOWAIT, and would
+   * sleep for a sched tag, which is not modelled. Without a scheduler it sleeps for a driver tag.
+   */
+  private static void checkSyncQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
+    if (!s.ioUring().syncIo() || !blksim.config.Elevator.of(s).mqDeadline()) {
+      return;
+    }
+    int tags = allocTags(s);
+    Map<String, Integer> threads = new TreeMap<>();
+    for (int t = 0; t < cfgs.size(); t++) {
+      CpuConfig cfg = cfgs.get(t);
+      Set<String> mine = new TreeSet<>();
+      for (Disk disk : cfg.files()) {
+        mine.addAll(disk.hwQueues(cpus.get(t), cfg.hipri() && disk.pollsBlkMq()));
+      }
+      for (String h : mine) {
+        threads.merge(h, 1, Integer::sum);
+      }
+    }
+    for (Map.Entry<String, Integer> e : threads.entrySet()) {
+      Limit.SYNC_SCHED_TAGS.refuseIf(
+          e.getValue() > tags,
+          "-S1 with "
+              + e.getValue()
+              + " threads on "
+              + e.getKey()
+              + " of "
+              + tags
+              + " sched tags: a sync read sleeping for a tag under mq-deadline");
+    }
+  }
+
+  // Tags: what a null_blk queue gives requests, and how many of them one thread's I/Os hold.
+
+  /** The tags a request is allocated with: q->nr_requests, under mq-deadline the sched tags. */
+  private static int allocTags(BlksimSettings s) {
+    return blksim.config.Elevator.of(s).tags(s).nrTags();
+  }
+
+  /**
+   * How many tags one thread's I/Os hold on a raw null_blk queue at most. A polled request holds
+   * its tag until a poll finds it (on a poll queue: without one, the bio is no longer polled), and
+   * one with a timer (irqmode=2) or a fault injected until the timer or the fault ends: as many as
+   * the thread has in flight. With irqmode 0 or 1 and no fault, null_blk ends each request in its
+   * queue_rq ({@code end_cmd}, or {@code blk_mq_complete_request} run on the spot), so the tags of
+   * a plug are free again when the plug has been flushed; on one hardware queue irqmode=1 leaves
+   * them to ksoftirqd, which runs where the thread next schedules, before it submits again. Either
+   * way at most one submission's batch ({@code -s}) is held at once.
+   */
+  private static int heldByThread(BlksimSettings s, IoUringSettings u, NullBlkSettings n) {
+    // under mq-deadline a request that waits on hctx->dispatch for a driver tag keeps its sched
+    // tag until a restart dispatches it: with the threads' batches over the driver tags, as many
+    // as a thread has in flight
+    boolean dispatchWaits =
+        blksim.config.Elevator.of(s).mqDeadline()
+            && (long) u.threads() * Math.min(u.depth(), Math.max(1, u.batchSubmit()))
+                > n.hwQueueDepth();
+    boolean endsInQueueRq =
+        (!u.polled() || n.pollQueues() == 0)
+            && n.irqmode() != NullBlkSettings.IrqMode.TIMER
+            && !n.timeout().enabled()
+            && !n.requeue().enabled()
+            && !dispatchWaits;
+    return endsInQueueRq ? Math.min(u.depth(), u.batchSubmit()) : u.depth();
   }
 }

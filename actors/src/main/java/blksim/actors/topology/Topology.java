@@ -34,7 +34,10 @@ import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.SqRing;
+import blksim.queues.kernel.sched.CfsSlice;
 import blksim.queues.kernel.sched.SchedEntity;
+import blksim.queues.kernel.sched.TickSched;
+import blksim.queues.random.RandomStreams;
 import blksim.queues.time.VirtualTime;
 import blksim.queues.tiouring.Submitter;
 import java.util.ArrayList;
@@ -192,8 +195,7 @@ public final class Topology {
       }
       cfgs.add(CpuConfig.of(s, t, files));
     }
-    SyncSupport.checkQueues(s, plan.submitterCpus(), cfgs);
-    AioSupport.checkQueues(s, plan.submitterCpus(), cfgs);
+    ModelSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
     List<SimRef<IoWqWorker.Command>> workerRefs = new ArrayList<>();
     for (int t = 0; t < workerCpus.size(); t++) {
@@ -237,7 +239,14 @@ public final class Topology {
         // no CPU left for it: it shares its submitter's (ModelSupport.workerCpus)
         SimRef<Cpu.Command> host = w == cpuId ? cpuRefs.get(t) : null;
         IoWqWorker worker =
-            new IoWqWorker(w, workerRef, biosetRef, cfg, costs, host, FirstTick.slice(s, nrCpus));
+            new IoWqWorker(
+                w,
+                workerRef,
+                biosetRef,
+                cfg,
+                costs,
+                host,
+                new CfsSlice(nrCpus, TickSched.schedTick(s)));
         workers.add(worker);
         registry.bind(workerRef, worker);
       }
@@ -253,13 +262,13 @@ public final class Topology {
               e.getValue(),
               costs,
               nrCpus,
-              FirstTick.schedTick(s));
+              TickSched.schedTick(s));
       cpus.add(cpu);
       registry.bind(ref, cpu);
       registry.initial(ref, new Cpu.Start(0));
-      Cpu.Tick tick = FirstTick.of(s, cpuId, nrCpus);
+      TickSched tick = TickSched.first(s, cpuId, nrCpus);
       if (tick != null) {
-        registry.initial(ref, tick);
+        registry.initial(ref, new Cpu.Tick(tick));
       }
     }
     dmsetups =

@@ -78,21 +78,6 @@ class TickTest {
   }
 
   @Test
-  void everyCpuShouldTickOnTheSameJiffyBoundary() {
-    var s = Runs.settings(SEED, "interference.tick.enabled=true", "cpu.count=8");
-    var first = FirstTick.of(s, 0, 8);
-    for (int cpu = 1; cpu < 8; cpu++) {
-      assertEquals(first.atPs(), FirstTick.of(s, cpu, 8).atPs(), "cpu " + cpu);
-    }
-    assertEquals(
-        FirstTick.slice(s, 8).reschedTickPs(0) % first.periodPs(),
-        first.atPs() % first.periodPs(),
-        "the ticks that end CFS slices are those ticks");
-    var other = Runs.settings(SEED, "interference.tick.enabled=true", "run.seed=2");
-    assertTrue(FirstTick.of(other, 0, 2).atPs() != first.atPs(), "the phase is the seed's");
-  }
-
-  @Test
   void bothEnginesShouldAgreeWithTicks() {
     Runs.sameOnBothEngines(
         Runs.settings(

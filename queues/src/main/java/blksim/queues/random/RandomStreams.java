@@ -1,6 +1,5 @@
-package blksim.actors.topology;
+package blksim.queues.random;
 
-import blksim.queues.random.StreamSeed;
 import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 
