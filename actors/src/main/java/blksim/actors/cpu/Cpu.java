@@ -53,6 +53,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           Resched,
           FromDevice,
           CompletedElsewhere,
+          SyncReadEnded,
           WantsUringLock,
           WorkerWants,
           WorkerYields,
@@ -161,9 +162,15 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /**
    * Another CPU's poll ended requests of this CPU's ring (its io_complete_rw_iopoll wrote their
-   * results; the next io_do_iopoll here finds them done), or, with none, this thread's sync read.
+   * results; the next io_do_iopoll here finds them done).
    */
   public record CompletedElsewhere(long atPs, List<Completion> completions) implements Command {}
+
+  /**
+   * Another CPU's poll ended the sync read of the task whose ring is {@code owner}: its
+   * blkdev_bio_end_io_simple cleared bi_private and woke the task.
+   */
+  public record SyncReadEnded(long atPs, int owner) implements Command {}
 
   /** A request and the result it completed with. */
   public record Completion(IoKiocb req, int res) {}
@@ -237,6 +244,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(FromDevice.class, (m, out) -> schedule.onInterrupt(m.irq(), out))
         .on(Tick.class, schedule::onTick)
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
+        .on(SyncReadEnded.class, this::onSyncReadEnded)
         .on(WantsUringLock.class, this::onWantsUringLock)
         .on(WorkerWants.class, schedule::onWorkerWants)
         .on(WorkerYields.class, (m, out) -> schedule.onWorkerYields(m.atPs(), out))
@@ -271,6 +279,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           .add(done);
     }
     byRing.forEach((slot, list) -> completedElsewhere(tasks.get(slot), m.atPs(), list, out));
+  }
+
+  private void onSyncReadEnded(SyncReadEnded m, Outbox out) {
+    completedElsewhere(core.taskOf(m.owner()).task, m.atPs(), List.of(), out);
   }
 
   private void completedElsewhere(Task task, long t, List<Completion> mine, Outbox out) {

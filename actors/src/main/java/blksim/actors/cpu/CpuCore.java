@@ -384,6 +384,28 @@ final class CpuCore {
     return task;
   }
 
+  /** The task of this CPU whose ring is {@code ringOwner}. */
+  CpuCore taskOf(int ringOwner) {
+    CpuCore task = ringOwner == owner ? this : onThisCpu.get(ringOwner);
+    if (task == null) {
+      throw new IllegalStateException(self.name() + ": ring " + ringOwner + " is not on this CPU");
+    }
+    return task;
+  }
+
+  /** The task of this CPU whose libaio context is {@code ctx}. */
+  CpuCore taskOf(KioCtx ctx) {
+    if (ctx == aio) {
+      return this;
+    }
+    for (CpuCore task : onThisCpu.values()) {
+      if (task.aio == ctx) {
+        return task;
+      }
+    }
+    throw new IllegalStateException(self.name() + ": an aio context not of this CPU");
+  }
+
   /** The latency histogram at the main thread's last read, for the next interval's share. */
   private org.HdrHistogram.Histogram latencyAtLastRead;
 
@@ -421,7 +443,7 @@ final class CpuCore {
    */
   KernelFn[] endInIrq(blksim.queues.block.bio.Bio bio) {
     if (bio.owner() instanceof blksim.queues.fs.aio.AioKiocb req) {
-      aio.complete(req, res(bio));
+      req.ctx().complete(req, res(bio));
       return CpuPaths.AIO_END_IO_PATH;
     }
     if (bio.pool() == null) {

@@ -9,6 +9,7 @@ import blksim.devices.drivers.md.DmIo;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.io_uring.IoKiocb;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,6 +121,11 @@ final class IrqPath {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
         t += c.charge(what, CpuPaths.IRQ_END_PATH, 1);
       } else {
+        if (bio.owner() instanceof SyncReadPath.Waiter w) {
+          touched[c.taskOf(w.owner()).slot] = true; // blkdev_bio_end_io_simple wakes its task
+        } else if (bio.owner() instanceof AioKiocb req) {
+          touched[c.taskOf(req.ctx()).slot] = true;
+        }
         t += c.charge(what, c.endInIrq(bio), 1);
         if (bio.owner() instanceof IoKiocb req) {
           CpuCore owner = c.taskOf(req);

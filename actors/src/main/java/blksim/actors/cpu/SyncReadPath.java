@@ -24,8 +24,11 @@ import java.util.List;
  * ended in {@code queue_rq} (irqmode 0 or 1) is done when {@code submit_bio} returns.
  */
 final class SyncReadPath implements ThreadLoop {
-  /** Who a sync read's bio completes: the task that waits on the stack, on this CPU. */
-  private record Waiter(int cpu) implements BioOwner {}
+  /**
+   * Who a sync read's bio completes: the task that waits on the stack, named as its ring is (the
+   * CPU's number for the CPU's first task).
+   */
+  record Waiter(int owner) implements BioOwner {}
 
   private final CpuCore c;
   private final EnterLoop loop;
@@ -44,7 +47,7 @@ final class SyncReadPath implements ThreadLoop {
     this.c = c;
     this.loop = thread.loop();
     this.thread = thread;
-    this.waiter = new Waiter(c.index);
+    this.waiter = new Waiter(c.owner);
   }
 
   /** The loop's head: the next file and offset, then preadv2 down to submit_bio. */
@@ -137,7 +140,7 @@ final class SyncReadPath implements ThreadLoop {
         t += c.charge(CpuTime.POLL, CpuPaths.SYNC_END_IO_PATH, 1);
         t += c.charger.charge(c.index, CpuTime.POLL, c.remoteCompletion, 1);
         t += c.charge(CpuTime.POLL, KernelFn.TRY_TO_WAKE_UP, 1);
-        out.send(c.peers.get(w.cpu()), new Cpu.CompletedElsewhere(t, List.of()));
+        out.send(c.peers.get(w.owner()), new Cpu.SyncReadEnded(t, w.owner()));
       }
     }
     return t - start;

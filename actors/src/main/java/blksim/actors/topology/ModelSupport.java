@@ -158,12 +158,6 @@ final class ModelSupport {
     }
     String sharing = sharing(cpuOf);
     if (sharing != null) {
-      Limit.SHARED_CPU_SYNC_AIO.refuseIf(
-          u.syncIo() || u.aio(),
-          (u.syncIo() ? "-S1" : "-a1")
-              + " with "
-              + sharing
-              + " (only io_uring's loops take turns)");
       Limit.SHARED_CPU_DM_SUSPEND.refuseIf(
           !s.dm().suspends().isEmpty(), "a DM suspend with " + sharing);
     }

@@ -61,6 +61,41 @@ class SharedCpuTest {
   }
 
   @Test
+  void syncReadersThatSleepForTheirTimersShareACpuAndEachIsWokenForItsOwnRead() {
+    String sync = "io-uring.sync-io=true";
+    String[] timers = {"io-uring.polled=false", "null-blk.irqmode=2", sync};
+    RunResult alone = Runs.sequential(ONE_CPU, timers);
+    RunResult two =
+        Runs.sameOnBothEngines(
+            Runs.settings(ONE_CPU, "io-uring.threads=2", timers[0], timers[1], timers[2]));
+    assertTrue(two.books().balanced(), two.books().violations().toString());
+    // each preadv2 sleeps out its own 10 us timer: two sleepers on one CPU read twice as fast
+    double ratio = (double) two.done() / alone.done();
+    assertTrue(ratio > 1.8 && ratio < 2.05, "two reads in flight instead of one: " + ratio);
+    for (RunResult.Submitter sub : two.submitters()) {
+      assertTrue(sub.sched().nvcsw() > 100, "each sleeps in blk_io_schedule: " + sub.sched());
+      assertTrue(sub.done() > two.done() / 3, "each woken for its own read: " + sub.done());
+    }
+  }
+
+  @Test
+  void pollingSyncReadersAndAioSubmittersTakeTurnsOnOneCpu() {
+    for (String loop : List.of("io-uring.sync-io=true", "io-uring.aio=true")) {
+      String polled = loop.contains("aio") ? "io-uring.polled=false" : "io-uring.polled=true";
+      RunResult alone = Runs.sequential(ONE_CPU, loop, polled);
+      RunResult two =
+          Runs.sameOnBothEngines(Runs.settings(ONE_CPU, "io-uring.threads=2", loop, polled));
+      assertTrue(two.books().balanced(), loop + ": " + two.books().violations());
+      double ratio = (double) two.done() / alone.done();
+      assertTrue(ratio > 0.95 && ratio < 1.0, loop + ": one CPU's worth between them: " + ratio);
+      for (RunResult.Submitter sub : two.submitters()) {
+        assertTrue(sub.sched().nivcsw() >= 4, loop + ": preempted at its slices' ends");
+        assertTrue(sub.sched().runDelayPs() > VirtualTime.ps(10_000_000), loop + ": waited");
+      }
+    }
+  }
+
+  @Test
   void threadsPinnedToOneCpuStartWithOneDebitAndShareItFairly() {
     RunResult four =
         Runs.sequential(
