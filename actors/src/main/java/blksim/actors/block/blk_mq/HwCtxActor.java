@@ -14,6 +14,9 @@ import blksim.queues.block.blk_mq.HwCtx;
 import blksim.queues.block.blk_mq.Plug;
 import blksim.queues.block.blk_mq.PlugAlloc;
 import blksim.queues.block.blk_mq.Request;
+import blksim.queues.block.blk_mq_sched.BlkMqSched;
+import blksim.queues.block.blk_mq_sched.SchedStats;
+import blksim.queues.block.blk_mq_tag.SbqWaitState;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
@@ -65,10 +68,10 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
   private final Callers callers = new Callers();
 
   private final RequestEnds ends;
-  private final MqDeadlinePath sched;
+  private final BlkMqSched sched;
   private final KblockdRounds rounds;
 
-  private final TagWaits waits;
+  private final SbqWaitState<Call> waits;
   private final HctxFeatures features;
 
   public HwCtxActor(
@@ -89,9 +92,14 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
     this.sched =
         hctx.elevator() == null
             ? null
-            : new MqDeadlinePath(hctx, charger, costs.lineTransferPs(), features.endsInQueueRq());
+            : new BlkMqSched(
+                hctx,
+                charger,
+                costs.lineTransferPs(),
+                features.endsInQueueRq(),
+                HctxPaths.KBLOCKD_PATH);
     this.rounds = new KblockdRounds(hctx, driver, charger, sched);
-    this.waits = new TagWaits(hctx.tags().nrTags());
+    this.waits = new SbqWaitState<>(hctx.tags(), charger);
   }
 
   @Override
@@ -108,7 +116,9 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
     } else if (m.command() instanceof BlockDevice.TagRetry r) {
       onTagRetry(r, out);
     } else if (m.command() instanceof BlockDevice.SpinFor f) {
-      waits.spin(f, hctx.tags().inUse() < hctx.tags().nrTags(), out);
+      if (waits.spin(f.call(), f.untilPs(), f.spin())) {
+        out.send(f.call().replyTo(), new BlockDevice.TagFreed(f.atPs(), f.spin()));
+      }
     } else {
       onPoll((BlockDevice.PollBio) m.command(), out);
     }
@@ -166,8 +176,8 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
     int missed = features.nomerges() < 2 ? tried - merged : 0;
     t +=
         (missed > 0 ? charge(call, HctxPaths.MERGE_MISS_PATH, missed) : 0)
-            + (sched == null ? 0 : sched.bioMerges(call, missed, t))
-            + (sched == null ? 0 : sched.prepare(call, plug.size() + unused))
+            + (sched == null ? 0 : sched.blkMqSchedBioMerge(cpu, call.what(), missed, t))
+            + (sched == null ? 0 : sched.prepareRequest(cpu, call.what(), plug.size() + unused))
             + charger.charge(cpu, call.what(), sbitmapLine, remote)
             + charger.charge(cpu, call.what(), requestLine, remoteRqs);
     t += wakeSleepers(call, unused, t, out);
@@ -175,12 +185,12 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
       throw new InvariantBroken(name() + ": a submission both failed with -EAGAIN and slept");
     }
     if (rest != null && plug.size() == 0) {
-      waits.sleep(charger, call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
+      sleepForTag(call, rest, t, HctxPaths.TAG_SLEEP_PATH, out);
       return;
     }
     if (rest != null) {
       // on the wait queue already (sbitmap_prepare_to_wait), it sleeps once the flush is queued
-      waits.sleepAfterFlush(call, rest, t);
+      waits.prepareToWaitBeforeFlush(call, cpu, rest, t);
     }
     if (plug.size() == 0) {
       out.send(call.replyTo(), new BlockDevice.Submitted(t, 0, List.of(), wouldBlock));
@@ -200,7 +210,7 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
     Bio bio = m.bios().get(0);
     HwCtx.Alloc a = hctx.alloc(m.call().cpu(), bio, m.atPs());
     if (a.rq() == null) {
-      waits.sleep(charger, m.call(), m.bios(), m.atPs(), HctxPaths.TAG_SLEEP_AGAIN_PATH, out);
+      sleepForTag(m.call(), m.bios(), m.atPs(), HctxPaths.TAG_SLEEP_AGAIN_PATH, out);
       return;
     }
     bio.setCookie(hctx.index());
@@ -220,7 +230,8 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
     if (sched == null) {
       plug.finish().forEach(rqs::addAll);
     } else {
-      MqDeadlinePath.Dispatched d = sched.run(call, plug.finish(), t);
+      BlkMqSched.Dispatched d =
+          sched.blkMqSchedInsertRequests(call.cpu(), call.what(), plug.finish(), t);
       rqs = d.rqs();
       t = d.atPs();
     }
@@ -279,7 +290,7 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
       return;
     }
     List<Bio> failed = wouldBlock.remove(cpu);
-    if (waits.sleepsAfterFlush(charger, call, t, !ended.isEmpty() || failed != null, out)) {
+    if (sleepsAfterFlush(call, t, !ended.isEmpty() || failed != null, out)) {
       return;
     }
     out.send(
@@ -329,8 +340,41 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
     }
   }
 
+  /** A task sleeps for a tag ({@link SbqWaitState#blkMqGetTagSleep}): {@code Slept}. */
+  private void sleepForTag(Call call, List<Bio> bios, long t, KernelFn[] path, Outbox out) {
+    long at = waits.blkMqGetTagSleep(call.cpu(), call.what(), call, bios, t, path);
+    out.send(call.replyTo(), new BlockDevice.Slept(at, List.copyOf(bios)));
+  }
+
+  /**
+   * The task that found no tag before its plug's flush sleeps now ({@link
+   * SbqWaitState#sleepsAfterFlush}): {@code Slept}, and {@code Woken} if a free woke it meanwhile.
+   *
+   * @return whether it sleeps: no {@code Submitted} for it then
+   */
+  private boolean sleepsAfterFlush(Call call, long t, boolean ended, Outbox out) {
+    SbqWaitState.FlushSleep s =
+        waits.sleepsAfterFlush(call.cpu(), call.what(), t, ended, HctxPaths.TAG_SLEEP_PATH);
+    if (s == null) {
+      return false;
+    }
+    out.send(call.replyTo(), new BlockDevice.Slept(s.atPs(), s.bios()));
+    if (s.woken()) {
+      out.send(call.replyTo(), new BlockDevice.Woken(s.atPs()));
+    }
+    return true;
+  }
+
+  /** {@link SbqWaitState#sbitmapQueueWakeUp}: the spins it ended, then the tasks it woke. */
   private long wakeSleepers(Call call, int freed, long t, Outbox out) {
-    return waits.wakeUp(charger, call, freed, t, out);
+    SbqWaitState.WakeUp<Call> w = waits.sbitmapQueueWakeUp(call.cpu(), call.what(), freed, t);
+    for (SbqWaitState.SpinEnded<Call> e : w.spinsEnded()) {
+      out.send(e.waiter().replyTo(), new BlockDevice.TagFreed(e.atPs(), e.spin()));
+    }
+    for (SbqWaitState.Woken<Call> k : w.woken()) {
+      out.send(k.waiter().replyTo(), new BlockDevice.Woken(k.atPs()));
+    }
+    return w.ps();
   }
 
   private long charge(Call call, KernelFn fn, int calls) {

@@ -7,6 +7,7 @@ import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.blk_mq.HwCtx;
 import blksim.queues.block.blk_mq.Request;
+import blksim.queues.block.blk_mq_sched.BlkMqSched;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -25,7 +26,7 @@ final class KblockdRounds {
   private final HwCtx hctx;
   private final SimRef<NullBlkActor.Command> driver;
   private final Charger charger;
-  private final MqDeadlinePath sched;
+  private final BlkMqSched sched;
 
   /** Bios the driver ended in the earlier rounds of a call under way, by CPU. */
   private final Map<Integer, List<Bio>> endedEarlier = new HashMap<>();
@@ -37,7 +38,7 @@ final class KblockdRounds {
   private final Map<Integer, List<Bio>> restarting = new HashMap<>();
 
   KblockdRounds(
-      HwCtx hctx, SimRef<NullBlkActor.Command> driver, Charger charger, MqDeadlinePath sched) {
+      HwCtx hctx, SimRef<NullBlkActor.Command> driver, Charger charger, BlkMqSched sched) {
     this.hctx = hctx;
     this.driver = driver;
     this.charger = charger;
@@ -101,7 +102,7 @@ final class KblockdRounds {
     if (sched == null || !sched.paused(call.cpu())) {
       return t;
     }
-    MqDeadlinePath.Dispatched d = sched.resume(call, t);
+    BlkMqSched.Dispatched d = sched.resumeDispatchRqList(call.cpu(), call.what(), t);
     if (d.rqs().isEmpty()) {
       return d.atPs();
     }
@@ -118,7 +119,8 @@ final class KblockdRounds {
    * @return the time the call goes on, or -1 when a restart round went to the driver
    */
   long restartAfterQueueRq(Call call, long t, List<Bio> ended, int mine, Outbox out) {
-    MqDeadlinePath.Dispatched d = sched == null ? null : sched.restart(kblockd(call), t);
+    BlkMqSched.Dispatched d =
+        sched == null ? null : sched.blkMqSchedRestart(call.cpu(), CpuTime.KWORKER, t);
     if (d == null) {
       return t;
     }
@@ -139,7 +141,8 @@ final class KblockdRounds {
    * @return the time the interrupt goes on, or -1 when a restart round went to the driver
    */
   long restartAfterIrq(Call call, long t, List<Bio> ended, Outbox out) {
-    MqDeadlinePath.Dispatched d = sched == null ? null : sched.restart(kblockd(call), t);
+    BlkMqSched.Dispatched d =
+        sched == null ? null : sched.blkMqSchedRestart(call.cpu(), CpuTime.KWORKER, t);
     if (d == null) {
       return t;
     }
@@ -160,7 +163,7 @@ final class KblockdRounds {
   }
 
   /** kblockd's queue run hands what it dispatched to the driver. */
-  private void send(Call kblockd, MqDeadlinePath.Dispatched d, Outbox out) {
+  private void send(Call kblockd, BlkMqSched.Dispatched d, Outbox out) {
     d.rqs().forEach(hctx::dispatched);
     long at = d.atPs() + charge(kblockd, HctxPaths.DISPATCH_PATH, d.rqs().size());
     out.send(driver, new NullBlkActor.QueueRqs(at, hctx.index(), d.rqs(), kblockd.exec()));

@@ -1,4 +1,4 @@
-package blksim.actors.block.blk_mq;
+package blksim.queues.block.blk_mq_sched;
 
 /**
  * A hardware queue's mq-deadline at the end of a run.
