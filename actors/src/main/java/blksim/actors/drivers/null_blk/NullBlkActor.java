@@ -6,21 +6,20 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.devices.drivers.null_blk.NullBlk;
+import blksim.devices.drivers.null_blk.NullMqOps;
 import blksim.queues.block.blk_mq.Request;
 import blksim.queues.books.InvariantBroken;
-import blksim.queues.cost.Charger;
-import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
-import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
-import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.time.SpinLock;
 import java.util.List;
 
 /**
- * The actor of a null_blk device ({@link NullBlk}): the driver side of its hardware queues, {@code
- * null_queue_rq} and {@code null_poll}. The work is charged to the CPU whose call it is.
+ * The actor of a null_blk device ({@link NullBlk}): the driver side of its hardware queues. Each
+ * command is one of null_blk's operations ({@link NullMqOps}: {@code null_queue_rq}, {@code
+ * null_poll}, the timer and {@code null_complete_rq}), charged to the CPU whose call it is; the
+ * actor sends what the operation returned: the timers and softirqs to that CPU, the answer to the
+ * hardware queue.
  */
 public final class NullBlkActor extends AbstractComponent<NullBlkActor.Command> {
 
@@ -133,16 +132,9 @@ public final class NullBlkActor extends AbstractComponent<NullBlkActor.Command> 
    */
   public record TimersEnded(long atPs, Exec exec, List<Request> rqs) implements Reply {}
 
-  /** What each request raised costs: blk_mq_complete_request, then blk_mq_raise_softirq. */
-  private static final KernelFn[] RAISE_PATH = {
-    KernelFn.BLK_MQ_COMPLETE_REQUEST, KernelFn.BLK_MQ_RAISE_SOFTIRQ
-  };
-
-  private final NullBlk nullb;
+  private final NullMqOps ops;
   private final SimRef<Command> self;
   private final List<SimRef<Reply>> hctxRefs;
-  private final Charger charger;
-  private final CostStep lockLine;
 
   /**
    * @param hctxRefs where each of this device's hardware queues takes the driver's answers, by
@@ -151,11 +143,9 @@ public final class NullBlkActor extends AbstractComponent<NullBlkActor.Command> 
   public NullBlkActor(
       NullBlk nullb, SimRef<Command> self, List<SimRef<Reply>> hctxRefs, PathCosts costs) {
     super(nullb.diskName(), Command.class);
-    this.nullb = nullb;
+    this.ops = new NullMqOps(nullb, costs);
     this.self = self;
     this.hctxRefs = List.copyOf(hctxRefs);
-    this.charger = new Charger(costs, name());
-    this.lockLine = new CostStep(Contention.LINE_POLL_LOCK, costs.lineTransferPs());
   }
 
   @Override
@@ -169,82 +159,51 @@ public final class NullBlkActor extends AbstractComponent<NullBlkActor.Command> 
   }
 
   private void onQueueRqs(QueueRqs m, Outbox out) {
-    long perRq = charger.costs().callPs(KernelFn.NULL_QUEUE_RQ);
-    NullBlk.QueueBatch b = nullb.queueRqs(m.hctx(), m.rqs(), m.exec().cpu(), m.atPs(), perRq);
-    b.locks().forEach(a -> chargeLock(m.exec(), a));
-    if ((!b.timers().isEmpty() || !b.raised().isEmpty()) && m.exec().interrupts() == null) {
+    Exec e = m.exec();
+    NullMqOps.QueueRqDone d = ops.nullQueueRq(m.hctx(), m.rqs(), e.cpu(), e.what(), m.atPs());
+    if ((!d.timers().isEmpty() || !d.raised().isEmpty()) && e.interrupts() == null) {
       throw new InvariantBroken(
-          name() + ": a timer armed for a caller that takes no interrupts: " + m.exec());
+          name() + ": a timer armed for a caller that takes no interrupts: " + e);
     }
-    for (NullBlk.Timer timer : b.timers()) {
+    for (NullBlk.Timer timer : d.timers()) {
       // hrtimer_start in queue_rq: the timer is this CPU's, and fires completion_nsec later.
-      out.send(
-          m.exec().interrupts(), new TimerFired(timer.firesAtPs(), self, m.hctx(), timer.rq()));
+      out.send(e.interrupts(), new TimerFired(timer.firesAtPs(), self, m.hctx(), timer.rq()));
     }
-    long t =
-        m.atPs()
-            + b.lockedPs()
-            + charger.charge(
-                m.exec().cpu(), m.exec().what(), KernelFn.NULL_QUEUE_RQ, m.rqs().size());
-    if (!b.raised().isEmpty()) {
-      // blk_mq_complete_request → blk_mq_raise_softirq: onto this CPU's list, BLOCK_SOFTIRQ raised
-      t += charger.charge(m.exec().cpu(), m.exec().what(), RAISE_PATH, b.raised().size());
-      out.send(m.exec().interrupts(), new SoftirqRaised(t, self, m.hctx(), b.raised()));
+    if (!d.raised().isEmpty()) {
+      out.send(e.interrupts(), new SoftirqRaised(d.atPs(), self, m.hctx(), d.raised()));
     }
     out.send(
         hctxRefs.get(m.hctx()),
         new Queued(
-            t,
-            m.exec(),
+            d.atPs(),
+            e,
             m.rqs().size(),
-            b.completed(),
-            b.viaCompleteRequest(),
-            b.busy(),
-            b.requeued()));
+            d.completed(),
+            d.viaCompleteRequest(),
+            d.busy(),
+            d.requeued()));
   }
 
   private void onPollQueue(PollQueue m, Outbox out) {
-    NullBlk.PollResult p = nullb.pollQueue(m.hctx(), m.exec().cpu(), m.atPs());
-    long locked = chargeLock(m.exec(), p.lock());
-    long t =
-        m.atPs()
-            + locked
-            + charger.charge(m.exec().cpu(), m.exec().what(), KernelFn.NULL_POLL, p.found().size());
-    out.send(hctxRefs.get(m.hctx()), new PolledRqs(t, m.exec(), p.found()));
-  }
-
-  /** Charges the caller the spin and the line's transfer of a {@code poll_lock} acquisition. */
-  private long chargeLock(Exec call, SpinLock.Acquired a) {
-    return charger.lock(call.cpu(), call.what(), a, Contention.LOCK_WAIT_POLL_LOCK, lockLine);
+    NullMqOps.PollDone p = ops.nullPoll(m.hctx(), m.exec().cpu(), m.exec().what(), m.atPs());
+    out.send(hctxRefs.get(m.hctx()), new PolledRqs(p.atPs(), m.exec(), p.found()));
   }
 
   private void onTimersExpired(TimersExpired m, Outbox out) {
-    int timedOut = 0;
-    for (Request rq : m.rqs()) {
-      timedOut += nullb.timerExpired(rq) ? 1 : 0;
-    }
-    long t =
-        m.atPs()
-            + charger.charge(
-                m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMER_FN, m.rqs().size() - timedOut)
-            + charger.charge(m.exec().cpu(), m.exec().what(), KernelFn.NULL_TIMEOUT_RQ, timedOut);
-    out.send(hctxRefs.get(m.hctx()), new TimersEnded(t, m.exec(), m.rqs()));
+    NullMqOps.EndCmdDone d = ops.timersExpired(m.rqs(), m.exec().cpu(), m.exec().what(), m.atPs());
+    out.send(hctxRefs.get(m.hctx()), new TimersEnded(d.atPs(), m.exec(), d.rqs()));
   }
 
   private void onCompleteRqs(CompleteRqs m, Outbox out) {
-    m.rqs().forEach(nullb::softirqCompleted);
-    long t =
-        m.atPs()
-            + charger.charge(
-                m.exec().cpu(), m.exec().what(), KernelFn.NULL_COMPLETE_RQ, m.rqs().size());
-    out.send(hctxRefs.get(m.hctx()), new TimersEnded(t, m.exec(), m.rqs()));
+    NullMqOps.EndCmdDone d = ops.nullCompleteRq(m.rqs(), m.exec().cpu(), m.exec().what(), m.atPs());
+    out.send(hctxRefs.get(m.hctx()), new TimersEnded(d.atPs(), m.exec(), d.rqs()));
   }
 
   public NullBlk nullBlk() {
-    return nullb;
+    return ops.nullBlk();
   }
 
   public CostLedger ledger() {
-    return charger.ledger();
+    return ops.ledger();
   }
 }

@@ -6,9 +6,11 @@ import blksim.queues.block.blk_mq.QueueMap;
 import blksim.queues.block.blk_mq.Request;
 import blksim.queues.books.Books;
 import blksim.queues.time.SpinLock;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Models one null_blk device in blk-mq mode ({@code struct nullb}, drivers/block/null_blk/main.c,
@@ -17,7 +19,8 @@ import java.util.List;
  * {@code poll_list} that {@code null_queue_rq} fills and {@code null_poll} drains.
  *
  * <p>A polled request completes, with no device time, the first time its queue is polled after
- * submission; {@code irqmode} and {@code completion_nsec} apply only to the default queues.
+ * submission; {@code irqmode} and {@code completion_nsec} apply only to the default queues
+ * (docs/kernel.md 3.3). What these cost the CPU that calls them is {@link NullMqOps}'s.
  */
 public final class NullBlk {
   /** What {@link #queueRq} did with a request. */
@@ -49,6 +52,8 @@ public final class NullBlk {
   /**
    * What {@link #queueRqs} did with a plug's worth of requests.
    *
+   * @param onPollList requests appended to the poll queue's {@code poll_list}: only {@code
+   *     null_poll} ends them
    * @param completed requests completed at once (irqmode 0 or 1)
    * @param viaCompleteRequest whether they completed through {@code blk_mq_complete_request}
    * @param timers the hrtimers armed (irqmode 2), with when each fires
@@ -61,6 +66,7 @@ public final class NullBlk {
    * @param raised requests put on the calling CPU's {@code blk_cpu_done}, BLOCK_SOFTIRQ raised
    */
   public record QueueBatch(
+      List<Request> onPollList,
       List<Request> completed,
       boolean viaCompleteRequest,
       List<Timer> timers,
@@ -70,7 +76,12 @@ public final class NullBlk {
       List<Request> requeued,
       List<Request> raised) {}
 
-  /** An hrtimer armed for {@code rq} on the calling CPU, firing at {@code firesAtPs}. */
+  /**
+   * A timer armed for {@code rq} on the calling CPU, firing at {@code firesAtPs}: the command's
+   * hrtimer ({@code null_cmd_end_timer}: {@code hrtimer_start(&cmd->timer, completion_nsec,
+   * HRTIMER_MODE_REL)}), or, for a request the {@code timeout} fault injection picked, blk-mq's
+   * request timeout ({@code io_timeout}).
+   */
   public record Timer(long firesAtPs, Request rq) {}
 
   /**
@@ -82,7 +93,6 @@ public final class NullBlk {
 
   private final int index;
   private final NullBlkSettings settings;
-  private final SpinLock[] pollLocks;
   private final long pollLockHoldPs;
   private final long lineTransferPs;
   private final QueueMap map;
@@ -93,22 +103,11 @@ public final class NullBlk {
   private long timersArmed;
   private FaultInjection requeue = FaultInjection.none();
   private FaultInjection timeout = FaultInjection.none();
-  private final java.util.Set<Request> timingOut =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private final Set<Request> timingOut = Collections.newSetFromMap(new IdentityHashMap<>());
   private long timedOutRqs;
   private long softirqPending;
   private long busyRqs;
   private long requeuedRqs;
-
-  private static final class NullbQueue {
-    final HctxType type;
-    final ArrayDeque<Request> pollList = new ArrayDeque<>();
-    long requeueSelection;
-
-    NullbQueue(HctxType type) {
-      this.type = type;
-    }
-  }
 
   /** A device whose poll_locks cost nothing to hold or to move: for tests of the queues alone. */
   public NullBlk(int index, NullBlkSettings settings) {
@@ -126,13 +125,12 @@ public final class NullBlk {
     this.pollLockHoldPs = pollLockHoldPs;
     this.lineTransferPs = lineTransferPs;
     this.map = QueueMap.nullBlk(settings.submitQueues(), settings.pollQueues());
-    this.pollLocks = new SpinLock[settings.nrHwQueues()];
-    for (int h = 0; h < pollLocks.length; h++) {
-      pollLocks[h] = new SpinLock(diskName() + "-hctx" + h + " poll_lock");
-    }
     this.queues = new NullbQueue[settings.nrHwQueues()];
     for (int i = 0; i < queues.length; i++) {
-      queues[i] = new NullbQueue(i < settings.submitQueues() ? HctxType.DEFAULT : HctxType.POLL);
+      queues[i] =
+          new NullbQueue(
+              i < settings.submitQueues() ? HctxType.DEFAULT : HctxType.POLL,
+              diskName() + "-hctx" + i + " poll_lock");
     }
   }
 
@@ -166,7 +164,7 @@ public final class NullBlk {
 
   /** Type of hardware queue {@code hctx}. */
   public HctxType hctxType(int hctx) {
-    return queues[hctx].type;
+    return queues[hctx].type();
   }
 
   public NullBlkSettings settings() {
@@ -198,8 +196,8 @@ public final class NullBlk {
    */
   private Queued queueRq(int hctx, Request rq, boolean fakeTimeout) {
     NullbQueue nq = queues[hctx];
-    if (nq.type == HctxType.POLL) {
-      nq.pollList.addLast(rq);
+    if (nq.type() == HctxType.POLL) {
+      nq.addToPollList(rq);
       queuedRqs++;
       return Queued.ON_POLL_LIST;
     }
@@ -246,6 +244,8 @@ public final class NullBlk {
    * is armed on {@code cpu} as its request's queue_rq ends and fires {@code completion_nsec} later.
    */
   public QueueBatch queueRqs(int hctx, List<Request> rqs, int cpu, long startPs, long queueRqPs) {
+    NullbQueue nq = queues[hctx];
+    List<Request> onPollList = new ArrayList<>(0);
     List<Request> completed = new ArrayList<>(0);
     List<Timer> timers = new ArrayList<>(0);
     List<SpinLock.Acquired> locks = new ArrayList<>(rqs.size());
@@ -260,7 +260,7 @@ public final class NullBlk {
       boolean fakeTimeout = timeout.shouldFail(cpu);
       if (requeue.shouldFail(cpu)) {
         // should_requeue_request: alternate blk-mq's busy path and the driver's requeue.
-        if ((++queues[hctx].requeueSelection & 1) == 1) {
+        if (nq.nextRequeueIsBusy()) {
           busyRqs++;
           busy.add(rq);
         } else {
@@ -274,8 +274,8 @@ public final class NullBlk {
         timers.add(new Timer(startPs + (i + 1) * queueRqPs + settings.ioTimeoutNs() * 1000, rq));
       } else if (q == Queued.ON_POLL_LIST) {
         SpinLock.Acquired a =
-            pollLocks[hctx].acquire(
-                cpu, startPs + i * queueRqPs + locked, pollLockHoldPs, lineTransferPs);
+            nq.lockPollList(cpu, startPs + i * queueRqPs + locked, pollLockHoldPs, lineTransferPs);
+        onPollList.add(rq);
         locks.add(a);
         locked += a.waitPs() + a.transferPs();
       } else if (q == Queued.TIMER) {
@@ -288,12 +288,12 @@ public final class NullBlk {
       }
     }
     return new QueueBatch(
-        completed, viaCompleteRequest, timers, locks, locked, busy, requeued, raised);
+        onPollList, completed, viaCompleteRequest, timers, locks, locked, busy, requeued, raised);
   }
 
   /** {@code null_poll} of {@code hctx} on {@code cpu} at {@code atPs}, under its poll_lock. */
   public PollResult pollQueue(int hctx, int cpu, long atPs) {
-    SpinLock.Acquired a = pollLocks[hctx].acquire(cpu, atPs, pollLockHoldPs, lineTransferPs);
+    SpinLock.Acquired a = queues[hctx].lockPollList(cpu, atPs, pollLockHoldPs, lineTransferPs);
     List<Request> found = new ArrayList<>();
     poll(hctx, found);
     return new PollResult(found, a);
@@ -307,11 +307,10 @@ public final class NullBlk {
    * @return how many it found
    */
   public int poll(int hctx, List<Request> out) {
-    ArrayDeque<Request> list = queues[hctx].pollList;
-    int nr = list.size();
-    for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
-      rq.markComplete();
-      out.add(rq);
+    int from = out.size();
+    int nr = queues[hctx].splicePollList(out);
+    for (int i = from; i < out.size(); i++) {
+      out.get(i).markComplete();
     }
     polledRqs += nr;
     return nr;
@@ -364,14 +363,14 @@ public final class NullBlk {
 
   /** Requests waiting on {@code hctx}'s poll list. */
   public int pollListSize(int hctx) {
-    return queues[hctx].pollList.size();
+    return queues[hctx].pollListSize();
   }
 
   /** Checks that no request is left on a poll list. */
   public void audit(Books books) {
     for (int i = 0; i < queues.length; i++) {
       books.held(
-          queues[i].pollList.size(), diskName() + ": requests left on hctx" + i + "'s poll_list");
+          queues[i].pollListSize(), diskName() + ": requests left on hctx" + i + "'s poll_list");
     }
     books.drainedEqual(
         queuedRqs,
