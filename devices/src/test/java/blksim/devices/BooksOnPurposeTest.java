@@ -13,6 +13,8 @@ import blksim.queues.block.blk_mq.HctxType;
 import blksim.queues.block.blk_mq.HwCtx;
 import blksim.queues.block.blk_mq.Request;
 import blksim.queues.books.Books;
+import blksim.queues.cost.Charger;
+import blksim.queues.cost.PathCosts;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +61,18 @@ class BooksOnPurposeTest {
   }
 
   private static MappedDevice dm() {
-    return new MappedDevice("dm-0", DmTable.parse("dm-0", "0 1024 linear /dev/nullb0 0"), true);
+    return new MappedDevice(
+        "dm-0",
+        DmTable.parse("dm-0", "0 1024 linear /dev/nullb0 0"),
+        true,
+        false,
+        (dev, cpu, polled) -> 0,
+        new Charger(
+            PathCosts.of(
+                BlksimSettings.defaults().profile(),
+                BlksimSettings.defaults().kernel(),
+                new PathCosts.Knobs(true, true, true)),
+            "dm-0"));
   }
 
   @Test

@@ -14,6 +14,7 @@ import blksim.config.Patch;
 import blksim.devices.drivers.md.MappedDevice;
 import blksim.queues.block.bio.BioSet;
 import blksim.queues.books.Books;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.time.VirtualTime;
@@ -81,10 +82,15 @@ final class DmStack {
       for (DmTable.Target t : table.targets()) {
         below.put(t.device(), disks.get(t.device()));
       }
-      MappedDevice md = new MappedDevice(name, table, polls);
-      MappedDeviceActor device =
-          new MappedDeviceActor(
-              ref, md, ioBsRef, below, s.kernel().has(Patch.DM_CLONE_PERCPU_CACHE), nrCpus, costs);
+      MappedDevice md =
+          new MappedDevice(
+              name,
+              table,
+              polls,
+              s.kernel().has(Patch.DM_CLONE_PERCPU_CACHE),
+              (dev, cpu, polled) -> below.get(dev).hctxOf(cpu, polled),
+              new Charger(costs, name));
+      MappedDeviceActor device = new MappedDeviceActor(ref, md, ioBsRef, below, nrCpus);
       registry.bind(ref, device);
       devices.add(device);
       refs.put(name, ref);

@@ -13,14 +13,16 @@ public final class DmIo implements BioOwner {
   private final MappedDevice md;
   private final Bio orig;
   private final Bio clone;
+  private final LinearTarget ti;
   private final boolean polled;
   private int ioCount = 2;
   private int status;
 
-  DmIo(MappedDevice md, Bio orig, Bio clone) {
+  DmIo(MappedDevice md, Bio orig, Bio clone, LinearTarget ti) {
     this.md = md;
     this.orig = orig;
     this.clone = clone;
+    this.ti = ti;
     this.polled = orig.polled();
   }
 
@@ -37,6 +39,11 @@ public final class DmIo implements BioOwner {
   /** {@code io->tio.clone}. */
   public Bio clone() {
     return clone;
+  }
+
+  /** {@code io->tio.ti}: the target the clone was mapped through. */
+  public LinearTarget target() {
+    return ti;
   }
 
   /** {@code ci->submit_as_polled}: the original was REQ_POLLED when it was submitted. */
