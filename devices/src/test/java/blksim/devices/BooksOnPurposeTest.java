@@ -45,7 +45,7 @@ class BooksOnPurposeTest {
   }
 
   private Bio bio() {
-    Bio b = bios.allocBioset(0, false, 0).bio();
+    Bio b = bios.bioAllocBioset(0, false, 0).bio();
     b.setRange(0, 4096);
     return b;
   }

@@ -69,7 +69,7 @@ class BooksOnPurposeTest {
   void aRequestTurnedAwayAndNeverDispatchedAgainShouldBeCaught() {
     HwCtx hctx = new HwCtx(0, HctxType.DEFAULT, 4, 1);
     BioSet set = new BioSet("test", BlksimSettings.defaults().bioset(), 1);
-    Bio bio = set.allocBioset(0, false, 0).bio();
+    Bio bio = set.bioAllocBioset(0, false, 0).bio();
     Request rq = hctx.allocRequest(0, bio, 0);
     hctx.dispatched(rq);
     hctx.turnedAway(rq, false);
@@ -112,7 +112,7 @@ class BooksOnPurposeTest {
   @Test
   void bioSlabBooksThatDoNotAddUpShouldBeCaught() {
     BioSet set = new BioSet("test", BlksimSettings.defaults().bioset(), 1);
-    Bio bio = set.allocBioset(0, false, 0).bio();
+    Bio bio = set.bioAllocBioset(0, false, 0).bio();
     fires(books(set::audit), "test: bios handed out and never put (expected 0, found 1)");
     corrupt(set, "outstanding", 0L);
     fires(

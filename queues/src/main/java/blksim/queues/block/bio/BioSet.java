@@ -17,7 +17,7 @@ import blksim.queues.books.InvariantBroken;
  * unflagged bio goes back through the mempool.
  */
 public final class BioSet {
-  /** How {@link #put} disposed of a bio, which decides what it costs. */
+  /** How {@link #bioPut} disposed of a bio, which decides what it costs. */
   public enum PutPath {
     /** Pushed on a per-CPU list. */
     CACHED,
@@ -78,33 +78,36 @@ public final class BioSet {
   }
 
   /**
-   * What {@link #allocPercpuCache} did.
+   * What {@link #bioAllocPercpuCache} did.
    *
-   * @param bio the bio, or null when the caller must fall back to {@link #allocBioset}
+   * @param bio the bio, or null when the caller must fall back to {@link #bioAllocBioset}
    * @param spliced whether it first spliced the IRQ list over ({@code bio_alloc_irq_cache_splice})
    */
   public record CacheAlloc(Bio bio, boolean spliced) {}
 
   /**
-   * What {@link #allocBioset} did.
+   * What {@link #bioAllocBioset} did.
    *
    * @param slowPath whether SLUB took its slow path (the node's {@code list_lock})
    */
   public record SlabAlloc(Bio bio, boolean slowPath) {}
 
   /**
-   * What {@link #put} did.
+   * What {@link #bioPut} did.
    *
    * @param slowPath whether a free to the slab took SLUB's slow path (the node's {@code list_lock})
    */
   public record Put(PutPath path, boolean slowPath, int pruned) {}
 
   /**
-   * {@code bio_alloc_kiocb}: a bio from {@code cpu}'s cache if allowed and not empty.
+   * The per-CPU cache half of {@code bio_alloc_kiocb} (block/bio.c, 5.16-5.18; {@code
+   * bio_alloc_percpu_cache} from 5.19): a bio from {@code cpu}'s list if the caller may use the
+   * cache and the list is not empty (docs/kernel.md 5.1). With the 6.2 rules an empty {@code
+   * free_list} first takes the IRQ list over once it holds {@link #ALLOC_CACHE_THRESHOLD}.
    *
    * @param allocCache the caller's {@code IOCB_ALLOC_CACHE}
    */
-  public CacheAlloc allocPercpuCache(int cpu, boolean allocCache, int nrVecs) {
+  public CacheAlloc bioAllocPercpuCache(int cpu, boolean allocCache, int nrVecs) {
     if (!usesCache(allocCache, nrVecs)) {
       return new CacheAlloc(null, false);
     }
@@ -125,26 +128,28 @@ public final class BioSet {
   }
 
   /**
-   * {@code bio_alloc_bioset}: a bio from the mempool; flagged for the cache when the caller asked
-   * for the cache (the cache was empty).
+   * {@code bio_alloc_bioset}: a bio from the mempool ({@code mempool_alloc}, which asks the slab
+   * first); flagged {@code BIO_PERCPU_CACHE} when the caller asked for the cache (the cache was
+   * empty), so that it joins the cache on its final put.
    */
-  public SlabAlloc allocBioset(int cpu, boolean allocCache, int nrVecs) {
+  public SlabAlloc bioAllocBioset(int cpu, boolean allocCache, int nrVecs) {
     mempoolAllocs++;
     Bio bio = mempool.alloc(cpu);
     return new SlabAlloc(handOut(bio, usesCache(allocCache, nrVecs)), mempool.lastSlowPath());
   }
 
   /** The final {@code bio_put} on {@code cpu}, from process context. */
-  public Put put(int cpu, Bio bio) {
-    return put(cpu, bio, false);
+  public Put bioPut(int cpu, Bio bio) {
+    return bioPut(cpu, bio, false);
   }
 
   /**
-   * The final {@code bio_put} on {@code cpu}: back to that CPU's cache or to the mempool.
+   * The final {@code bio_put} on {@code cpu}: back to that CPU's cache (whichever CPU allocated it)
+   * or to the mempool ({@code bio_free}).
    *
    * @param inInterrupt whether it is put from interrupt context
    */
-  public Put put(int cpu, Bio bio, boolean inInterrupt) {
+  public Put bioPut(int cpu, Bio bio, boolean inInterrupt) {
     slabSlowPath = false;
     prunedNow = 0;
     PutPath path = putPath(cpu, bio, inInterrupt);
@@ -163,7 +168,7 @@ public final class BioSet {
       if (caches.length > 0) {
         freedUncached++;
       }
-      uncacheAndFree(cpu, bio);
+      bioFree(cpu, bio);
       return PutPath.FREED;
     }
     BioAllocCache cache = caches[cpu];
@@ -171,7 +176,7 @@ public final class BioSet {
       // bio_put_percpu_cache (6.2): full caches free; polled task-context puts go to free_list,
       // everything else to free_list_irq.
       if (cache.nr() + cache.nrIrq() > ALLOC_CACHE_MAX_6_2) {
-        uncacheAndFree(cpu, bio);
+        bioFree(cpu, bio);
         return PutPath.FREED;
       }
       if (bio.polled() && !inInterrupt) {
@@ -182,18 +187,34 @@ public final class BioSet {
       return PutPath.CACHED_IRQ;
     }
     if (cache.push(bio) > settings.allocCacheMax() + settings.allocCacheSlack()) {
-      // bio_alloc_cache_prune walks free_list from its head: the bio just put, and those put
-      // before it, newest first
-      for (int i = 0; i < settings.allocCacheSlack(); i++) {
-        uncacheAndFree(cpu, cache.pop());
-        pruned++;
-        prunedNow++;
-      }
+      prunedNow = bioAllocCachePrune(cpu, cache, settings.allocCacheSlack());
     }
     return PutPath.CACHED;
   }
 
-  private void uncacheAndFree(int cpu, Bio bio) {
+  /**
+   * {@code bio_alloc_cache_prune(cache, nr)} (block/bio.c, 5.16-5.18): frees up to {@code nr} bios
+   * from the head of {@code free_list}, {@code bio_free} each. From {@code bio_put} that is the bio
+   * just put and those put before it, newest first; the oldest stay.
+   *
+   * @return the bios it freed
+   */
+  private int bioAllocCachePrune(int cpu, BioAllocCache cache, int nr) {
+    int freed = 0;
+    while (freed < nr) {
+      Bio bio = cache.pop();
+      if (bio == null) {
+        break;
+      }
+      bioFree(cpu, bio);
+      pruned++;
+      freed++;
+    }
+    return freed;
+  }
+
+  /** {@code bio_free}: back to the mempool, which refills its reserve or frees to the slab. */
+  private void bioFree(int cpu, Bio bio) {
     mempool.free(cpu, bio);
     slabSlowPath |= mempool.lastSlowPath();
   }
@@ -220,6 +241,16 @@ public final class BioSet {
 
   public String name() {
     return name;
+  }
+
+  /** {@code cpu}'s {@code struct bio_alloc_cache}. */
+  BioAllocCache percpuCache(int cpu) {
+    return caches[cpu];
+  }
+
+  /** {@code bs->bio_pool}. */
+  Mempool mempool() {
+    return mempool;
   }
 
   public long cacheHits() {
