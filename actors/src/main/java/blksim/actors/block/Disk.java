@@ -1,7 +1,7 @@
 package blksim.actors.block;
 
 import blksim.actors.engine.SimRef;
-import blksim.queues.block.blk_mq.HctxType;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.block.blk_mq.QueueMap;
 import java.util.List;
 
@@ -53,7 +53,11 @@ public final class Disk {
     return new Disk(name, sizeBytes, null, List.of(), device, List.copyOf(below));
   }
 
-  /** Where a bio submitted on {@code cpu} goes: HCTX_TYPE_POLL for a polled one, else READ. */
+  /**
+   * Where a bio submitted on {@code cpu} goes ({@code __submit_bio}, block/blk-core.c): a bio-based
+   * disk's own {@code submit_bio}, or {@code blk_mq_submit_bio} on the hardware queue {@link
+   * #hctxOf} names.
+   */
   public SimRef<BlockDevice.Command> submitTo(int cpu, boolean polled) {
     if (bioBased != null) {
       return bioBased;
@@ -66,12 +70,15 @@ public final class Disk {
    * maps poll queues; a bio-based disk decides for itself (DM's bio polling).
    */
   public boolean pollsBlkMq() {
-    return bioBased != null || map.nrQueues(HctxType.POLL) > 0;
+    return bioBased != null || map.queueFlagPoll();
   }
 
-  /** The hardware queue a bio submitted on {@code cpu} maps to; blk-mq disks only. */
+  /**
+   * The hardware queue a read bio submitted on {@code cpu} maps to ({@link
+   * QueueMap#blkMqMapQueue}); blk-mq disks only.
+   */
   public int hctxOf(int cpu, boolean polled) {
-    return map.mapQueue(cpu, polled ? HctxType.POLL : HctxType.READ);
+    return map.blkMqMapQueue(cpu, polled, Bio.REQ_OP_READ);
   }
 
   /** What {@code bio_poll} of a bio with {@code cookie} calls: the hardware queue, or the disk. */

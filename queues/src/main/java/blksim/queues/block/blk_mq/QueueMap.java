@@ -25,6 +25,27 @@ public final class QueueMap {
     return queueOffset[t.ordinal()] + cpu % nrQueues[t.ordinal()];
   }
 
+  /**
+   * {@code blk_mq_map_queue(q, opf, ctx)} (block/blk-mq.h): the hardware queue a bio of {@code op}
+   * submitted on {@code cpu} goes to, of the type {@link HctxType#blkMqGetHctxType} gives it
+   * (docs/kernel.md 5.2).
+   *
+   * @param polled the bio's {@code REQ_POLLED}
+   */
+  public int blkMqMapQueue(int cpu, boolean polled, int op) {
+    return mapQueue(cpu, HctxType.blkMqGetHctxType(polled, op));
+  }
+
+  /**
+   * {@code QUEUE_FLAG_POLL} of a queue on this map: set when the tag set maps poll queues ({@code
+   * set->nr_maps > HCTX_TYPE_POLL && set->map[HCTX_TYPE_POLL].nr_queues}, {@code
+   * blk_mq_init_allocated_queue}, block/blk-mq.c, 5.16). Without it {@code submit_bio_noacct}
+   * clears a bio's {@code REQ_POLLED} (docs/kernel.md 5.2).
+   */
+  public boolean queueFlagPoll() {
+    return nrQueues(HctxType.POLL) > 0;
+  }
+
   /** Hardware queues of all types: the tag set's {@code nr_hw_queues}. */
   public int nrHwQueues() {
     int n = 0;
