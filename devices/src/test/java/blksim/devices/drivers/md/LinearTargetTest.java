@@ -27,7 +27,7 @@ class LinearTargetTest {
   void linearMapShouldPointTheCloneAtItsMappedSectorKeepingItsSize() {
     LinearTarget second = new LinearTarget(table.targets().get(1));
     Bio clone =
-        new BioSet("test", BlksimSettings.defaults().bioset(), 1).allocBioset(0, false, 0).bio();
+        new BioSet("test", BlksimSettings.defaults().bioset(), 1).bioAllocBioset(0, false, 0).bio();
     clone.setRange(2056, 4096);
     second.linearMap(clone);
     assertEquals(8 + 8, clone.sector());

@@ -57,7 +57,7 @@ class MappedDeviceTest {
   }
 
   private Bio orig(long sector) {
-    Bio b = upper.allocBioset(CPU, false, 0).bio();
+    Bio b = upper.bioAllocBioset(CPU, false, 0).bio();
     b.setRange(sector, 4096);
     return b;
   }
@@ -72,7 +72,7 @@ class MappedDeviceTest {
   private List<Bio> clones(DmNext.AllocClones alloc) {
     List<Bio> all = new ArrayList<>();
     for (int i = 0; i < alloc.count(); i++) {
-      all.add(ioBs.allocBioset(alloc.cpu(), alloc.allocCache(), alloc.nrVecs()).bio());
+      all.add(ioBs.bioAllocBioset(alloc.cpu(), alloc.allocCache(), alloc.nrVecs()).bio());
     }
     return all;
   }
@@ -94,8 +94,8 @@ class MappedDeviceTest {
     MappedDevice md = dm(TWO);
     Bio low = orig(16);
     Bio high = orig(2048 + 24);
-    DmIo a = md.allocIoAndMap(low, ioBs.allocBioset(CPU, false, 0).bio());
-    DmIo b = md.allocIoAndMap(high, ioBs.allocBioset(CPU, false, 0).bio());
+    DmIo a = md.allocIoAndMap(low, ioBs.bioAllocBioset(CPU, false, 0).bio());
+    DmIo b = md.allocIoAndMap(high, ioBs.bioAllocBioset(CPU, false, 0).bio());
     assertEquals("/dev/nullb0", a.target().device());
     assertEquals(8192 + 16, a.clone().sector(), "lc->start + (sector - ti->begin)");
     assertEquals("/dev/nullb1", b.target().device());
@@ -110,7 +110,7 @@ class MappedDeviceTest {
     // model has no md->bs, and tables with a boundary inside a read are refused before the run.
     MappedDevice md = dm(TWO);
     Bio across = orig(2040);
-    DmIo io = md.allocIoAndMap(across, ioBs.allocBioset(CPU, false, 0).bio());
+    DmIo io = md.allocIoAndMap(across, ioBs.bioAllocBioset(CPU, false, 0).bio());
     assertEquals("/dev/nullb0", io.target().device(), "dm_table_find_target of the first sector");
     assertEquals(4096, io.clone().sizeBytes(), "one clone of the whole bio");
     assertEquals(1, md.allocated(), "one dm_io, one clone");
@@ -120,14 +120,14 @@ class MappedDeviceTest {
   void aSectorPastTheTablesEndShouldBreakTheModel() {
     MappedDevice md = dm(ONE);
     Bio past = orig(4096);
-    Bio clone = ioBs.allocBioset(CPU, false, 0).bio();
+    Bio clone = ioBs.bioAllocBioset(CPU, false, 0).bio();
     assertThrows(InvariantBroken.class, () -> md.allocIoAndMap(past, clone));
   }
 
   @Test
   void ioCountShouldStartAtTwoOneForSubmissionOneForCompletion() {
     MappedDevice md = dm(ONE);
-    DmIo io = md.allocIoAndMap(orig(0), ioBs.allocBioset(CPU, false, 0).bio());
+    DmIo io = md.allocIoAndMap(orig(0), ioBs.bioAllocBioset(CPU, false, 0).bio());
     assertEquals(2, io.ioCount());
     assertFalse(md.submitted(io), "dm_io_dec_pending of the submission's reference");
     assertEquals(1, io.ioCount());
@@ -190,7 +190,7 @@ class MappedDeviceTest {
   void aPolledIoShouldKeepItsSubmissionReferenceAndHangOnItsOriginal() {
     MappedDevice md = dm(ONE);
     Bio o = polled(0);
-    DmIo io = md.allocIoAndMap(o, ioBs.allocBioset(CPU, false, 0).bio());
+    DmIo io = md.allocIoAndMap(o, ioBs.bioAllocBioset(CPU, false, 0).bio());
     assertTrue(io.clone().polled(), "the clone is polled as its original");
     assertFalse(md.submitted(io));
     assertEquals(2, io.ioCount(), "dm_queue_poll_io keeps the reference");
@@ -272,7 +272,7 @@ class MappedDeviceTest {
     List<Bio> origs = List.of(polled(0), polled(8));
     List<DmIo> ios = new ArrayList<>();
     for (Bio o : origs) {
-      DmIo io = md.allocIoAndMap(o, ioBs.allocBioset(CPU, false, 0).bio());
+      DmIo io = md.allocIoAndMap(o, ioBs.bioAllocBioset(CPU, false, 0).bio());
       md.submitted(io);
       io.clone().setStatus(-MappedDevice.EAGAIN);
       md.cloneEndio(io.clone());
@@ -416,7 +416,7 @@ class MappedDeviceTest {
   void mdWqShouldNotRunWhileTheDeviceIsSuspended() {
     MappedDevice md = dm(ONE);
     Bio o = polled(0);
-    DmIo io = md.allocIoAndMap(o, ioBs.allocBioset(CPU, false, 0).bio());
+    DmIo io = md.allocIoAndMap(o, ioBs.bioAllocBioset(CPU, false, 0).bio());
     md.submitted(io);
     io.clone().setStatus(-MappedDevice.EAGAIN);
     md.cloneEndio(io.clone());
@@ -443,7 +443,7 @@ class MappedDeviceTest {
     // only its own reference left, md->wq's work would be queued from it: not modelled.
     MappedDevice md = dm(ONE);
     Bio o = polled(0);
-    DmIo io = md.allocIoAndMap(o, ioBs.allocBioset(CPU, false, 0).bio());
+    DmIo io = md.allocIoAndMap(o, ioBs.bioAllocBioset(CPU, false, 0).bio());
     md.submitted(io);
     io.decPending(0);
     io.clone().setStatus(-MappedDevice.EAGAIN);

@@ -222,14 +222,14 @@ class SbqWaitStateTest {
     sync.setNowait();
     assertFalse(w.blocks(sync));
     BioSet set = new BioSet("test", new BioSetSettings(true, 512, 64, 4, 2, 32), 1);
-    Bio aio = set.allocBioset(0, false, 0).bio();
+    Bio aio = set.bioAllocBioset(0, false, 0).bio();
     aio.setOwner(new KioCtx(4).getReq(new Sqe(Sqe.IORING_OP_READ, 0, 0, 0, 512, 0, 0)));
     assertTrue(w.blocks(aio), "io_submit's read");
     SqRing sq = new SqRing(2);
     IoRingCtx ctx = new IoRingCtx(sq, new CqRing(2));
     sq.tryClaim(new Sqe(Sqe.IORING_OP_READ, 0, 0, 0, 512, 0, 0));
     sq.publish();
-    Bio uring = set.allocBioset(0, false, 0).bio();
+    Bio uring = set.bioAllocBioset(0, false, 0).bio();
     uring.setOwner(ctx.submitSqe());
     assertTrue(w.blocks(uring), "io-wq's issue: neither REQ_NOWAIT nor polled");
     uring.setPolled();
