@@ -15,6 +15,8 @@ import blksim.queues.cost.PathCosts;
 import blksim.queues.fs.aio.KioCtx;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.io_uring.IoRw;
+import blksim.queues.io_uring.RingTask;
 import blksim.queues.tiouring.Submitter;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +27,10 @@ import org.HdrHistogram.Histogram;
 /**
  * What a task's path and the interrupt path of its CPU share: the CPU's identity, refs and books,
  * and the task's ring. Each task on a CPU has its own; the CPU's charger, ksoftirqd and interrupt
- * address are one, shared by all of them.
+ * address are one, shared by all of them. It answers what io_uring's path asks of the task ({@link
+ * RingTask}).
  */
-final class CpuCore {
+final class CpuCore implements RingTask {
   final int index;
 
   /** The task's place on its CPU: 0 for the first, in the order of its threads. */
@@ -44,6 +47,10 @@ final class CpuCore {
   final SimRef<Cpu.Report> main;
   final Submitter sub;
   final IoRingCtx ring;
+
+  /** The ring's reads between it and the block layer: their bios' set-up, their ki_complete. */
+  final IoRw rw;
+
   final CpuConfig cfg;
   final PathCosts costs;
   final Charger charger;
@@ -90,9 +97,6 @@ final class CpuCore {
    * bio and its io_kiocb, three lines another CPU wrote last.
    */
   final CostStep remoteCompletion;
-
-  /** The owner's io_kiocb line coming back after another CPU completed it. */
-  final CostStep kiocbBack;
 
   /** The first task of CPU {@code index}, which makes what the CPU's tasks share. */
   CpuCore(int index, Cpu.Links links, Cpu.TaskLinks task, PathCosts costs) {
@@ -142,6 +146,7 @@ final class CpuCore {
     this.sub = task.sub();
     this.ring = task.ring();
     this.cfg = task.cfg();
+    this.rw = new IoRw(ring, cfg.iopoll());
     this.costs = costs;
     this.aio =
         cfg.aio() ? new KioCtx(Integer.highestOneBit(Math.max(1, sub.depth() - 1)) << 1) : null;
@@ -154,7 +159,6 @@ final class CpuCore {
     onThisCpu.put(owner, this);
     this.remoteCompletion =
         new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
-    this.kiocbBack = new CostStep(Contention.LINE_OWN_KIOCB, costs.lineTransferPs());
   }
 
   long charge(CpuTime what, KernelFn fn, int calls) {
@@ -165,13 +169,25 @@ final class CpuCore {
     return charger.charge(index, what, fns, calls);
   }
 
-  /** tctx_task_work: the completions queued since it last ran post their CQEs. */
-  long runTaskWork() {
-    if (ring.taskWorkPending() == 0) {
-      return 0;
-    }
-    long ps = charger.charge(index, CpuTime.SUBMIT, costs.tctxTaskWorkPerRun(), 1);
-    return ps + charge(CpuTime.SUBMIT, CpuPaths.TASK_WORK_PATH, ring.runTaskWork());
+  @Override
+  public boolean ksoftirqdPending() {
+    return ksoftirqd.pending();
+  }
+
+  @Override
+  public boolean needResched(long t) {
+    return needResched.test(t);
+  }
+
+  @Override
+  public IoRingCtx ringOf(int owner) {
+    CpuCore task = onThisCpu.get(owner);
+    return task == null ? null : task.ring;
+  }
+
+  @Override
+  public boolean queuePolls(IoKiocb req) {
+    return diskOf(req, cfg).pollsBlkMq();
   }
 
   /**
@@ -186,25 +202,13 @@ final class CpuCore {
     }
   }
 
-  /** io_rw_init_file: an IOPOLL ring needs IOCB_DIRECT; each read fails at issue. */
-  long failWithoutDirect(List<IoKiocb> reqs) {
-    reqs.forEach(req -> ring.failRequest(req, -Submitter.EOPNOTSUPP));
-    return charge(CpuTime.SUBMIT, CpuPaths.FAILED_SUBMIT_PATH, reqs.size());
-  }
-
-  /** Nops, each completed at issue: the time they took. */
-  long nops(List<IoKiocb> reqs) {
-    reqs.forEach(req -> ring.completeInline(req, 0));
-    return charge(CpuTime.SUBMIT, CpuPaths.NOP_PATH, reqs.size());
-  }
-
   /** A call into a block device on this CPU's behalf; its interrupts come back here. */
   BlockDevice.Call call(CpuTime what) {
     return new BlockDevice.Call(index, what, blockReplies, interrupts, blockReplies);
   }
 
   /**
-   * __blkdev_direct_IO_async's set-up of the request's bio: its range, its owner, its polling.
+   * __blkdev_direct_IO_async's set-up of the request's bio ({@link IoRw#blkdevDirectIoAsync}).
    *
    * @param cpu the CPU that submits it
    * @param nowait REQ_NOWAIT: io_uring's inline issue, not io-wq's
@@ -212,25 +216,18 @@ final class CpuCore {
    */
   static SimRef<BlockDevice.Command> setUpBio(
       blksim.queues.block.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu, boolean nowait) {
-    bio.setRange(req.sqe().off() >> 9, req.sqe().len());
-    bio.setOwner(req);
-    if (cfg.iopoll()) {
-      bio.setPolled();
-    }
-    if (nowait) {
-      bio.setNowait();
-    }
-    req.setKiocbPrivate(bio);
     blksim.actors.block.Disk disk = diskOf(req, cfg);
-    if (cfg.iopoll() && !disk.pollsBlkMq()) {
-      // submit_bio_noacct on a queue without QUEUE_FLAG_POLL: bio_clear_polled, which also takes
-      // the bio off the per-CPU cache; it goes to a default queue and ends by its interrupt. It
-      // keeps the REQ_NOWAIT bio_set_polled gave it (an async kiocb): io-wq's reissue retries too.
-      bio.clearPolled();
-      bio.setNowait();
-      return disk.submitTo(cpu, false);
-    }
-    return disk.submitTo(cpu, cfg.iopoll());
+    boolean queuePolls = !cfg.iopoll() || disk.pollsBlkMq();
+    return disk.submitTo(cpu, IoRw.blkdevDirectIoAsync(bio, req, cfg.iopoll(), nowait, queuePolls));
+  }
+
+  /**
+   * Where {@code submit_bio} on {@code cpu} sends {@code bio} of {@code req}, set up: the queue of
+   * its file's disk its polling maps it to ({@code blk_mq_map_queue}), or the bio-based disk.
+   */
+  static SimRef<BlockDevice.Command> submitTo(
+      blksim.queues.block.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu) {
+    return diskOf(req, cfg).submitTo(cpu, bio.polled());
   }
 
   /** The disk of the file a request reads (t/io_uring keeps the file number in user_data). */
@@ -239,66 +236,20 @@ final class CpuCore {
   }
 
   /**
-   * ki_complete of a request whose bio ended outside a poll: {@code io_complete_rw_iopoll} on an
-   * IOPOLL ring (the next io_do_iopoll finds it done), else {@code io_complete_rw}, which queues
-   * task_work.
+   * ki_complete of a request whose bio ended outside a poll ({@link IoRw#kiComplete}).
    *
    * @return the functions it ran, per bio
    */
   KernelFn[] endIo(IoKiocb req, int res) {
-    if (cfg.iopoll()) {
-      ring.completeRwIopoll(req, res);
-      return CpuPaths.END_IO_PATH;
-    }
-    ring.completeRw(req, res);
-    return CpuPaths.IRQ_END_PATH;
+    return rw.kiComplete(req, res);
   }
 
   /**
-   * {@code io_complete_rw_iopoll} of the bios a poll ended: this ring's requests complete here;
-   * those of other rings are returned by their owner's CPU number, in order.
-   */
-  Map<Integer, List<Cpu.Completion>> completeIopoll(List<blksim.queues.block.bio.Bio> ended) {
-    Map<Integer, List<Cpu.Completion>> elsewhere = new TreeMap<>();
-    for (blksim.queues.block.bio.Bio bio : ended) {
-      IoKiocb req = (IoKiocb) bio.owner();
-      CpuCore task = req.owner() == owner ? this : onThisCpu.get(req.owner());
-      if (task != null) { // this ring's, or that of a task of this CPU
-        task.ring.completeRwIopoll(req, res(bio));
-      } else {
-        elsewhere
-            .computeIfAbsent(req.owner(), k -> new ArrayList<>())
-            .add(new Cpu.Completion(req, res(bio)));
-      }
-    }
-    return elsewhere;
-  }
-
-  /**
-   * bio_endio of the bios a poll found, then ki_complete: this ring's by {@code
-   * io_complete_rw_iopoll}, other rings' on their CPUs.
-   *
-   * @return when this CPU is done with them
-   */
-  long endPolled(List<blksim.queues.block.bio.Bio> ended, long t, Outbox out) {
-    Map<Integer, List<Cpu.Completion>> elsewhere = completeIopoll(ended);
-    t +=
-        charge(CpuTime.POLL, CpuPaths.POLL_PATH, 1)
-            + charge(CpuTime.POLL, CpuPaths.END_IO_PATH, ended.size());
-    return sendElsewhere(elsewhere, t, out);
-  }
-
-  /**
-   * Tells each other ring's CPU of its requests this poll completed: io_complete_rw_iopoll wrote
-   * into their io_kiocbs, whose lines come over.
+   * Tells each other ring's CPU of its requests that ended here (io_complete_rw_iopoll or
+   * io_complete_rw wrote into their io_kiocbs, whose lines come over), charged to {@code what}.
    *
    * @return when this CPU is done with it
    */
-  long sendElsewhere(Map<Integer, List<Cpu.Completion>> elsewhere, long t, Outbox out) {
-    return sendElsewhere(elsewhere, t, CpuTime.POLL, out);
-  }
-
-  /** {@link #sendElsewhere}, charged to {@code what}. */
   long sendElsewhere(
       Map<Integer, List<Cpu.Completion>> elsewhere, long t, CpuTime what, Outbox out) {
     for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
@@ -454,8 +405,8 @@ final class CpuCore {
     return taskOf(req).endIo(req, res(bio));
   }
 
-  /** The result a request completes with: its size, or the bio's error. */
+  /** The result a request completes with ({@link IoRw#res}). */
   static int res(blksim.queues.block.bio.Bio bio) {
-    return bio.status() == 0 ? bio.sizeBytes() : bio.status();
+    return IoRw.res(bio);
   }
 }

@@ -1,40 +1,27 @@
 package blksim.actors.cpu;
 
 import blksim.queues.cost.KernelFn;
+import blksim.queues.io_uring.IoRw;
+import blksim.queues.io_uring.IoUringEnter;
+import blksim.queues.io_uring.Iopoll;
 
-/** The kernel functions a CPU's own stretches of the path run, in order, each a table. */
+/**
+ * The kernel functions the CPU's stretches of the path that have no model of their own run (libaio,
+ * preadv2, io-wq's worker, interrupts), in order, each a table. io_uring's are beside the code that
+ * charges them ({@link IoUringEnter}, {@link Iopoll}, {@link IoRw}); the three of {@link IoRw} that
+ * these paths run too are named here as well.
+ */
 final class CpuPaths {
   private CpuPaths() {}
 
-  /** io_uring_enter itself, per call: the syscall, the ring fd, io_uring's own work. */
-  static final KernelFn[] ENTER_PATH = {
-    KernelFn.SYSCALL, KernelFn.FDGET_FDPUT, KernelFn.IO_URING_ENTER
-  };
+  /** The user pages of a bio ({@link IoRw#PAGES_PATH}). */
+  static final KernelFn[] PAGES_PATH = IoRw.PAGES_PATH;
 
-  /**
-   * io_submit_sqes to the bio allocation, per SQE, with the RCU section of the rsrc node's
-   * reference that a request with a registered file or buffer takes up to 5.15.
-   */
-  static final KernelFn[] SUBMIT_PATH = {
-    KernelFn.IO_SUBMIT_SQES,
-    KernelFn.RCU_READ_LOCK_RSRC,
-    KernelFn.RCU_READ_UNLOCK_RSRC,
-    KernelFn.FGET,
-    KernelFn.IO_PREP_RW,
-    KernelFn.IO_ISSUE_SQE,
-    KernelFn.IO_READ,
-    KernelFn.IO_IMPORT_IOVEC,
-    KernelFn.BLKDEV_READ_ITER,
-    KernelFn.BLKDEV_DIRECT_IO
-  };
+  /** bio_endio to ki_complete on an IOPOLL ring, per bio ({@link IoRw#END_IO_PATH}). */
+  static final KernelFn[] END_IO_PATH = IoRw.END_IO_PATH;
 
-  /**
-   * An IORING_OP_NOP ({@code -N1}), per SQE: io_submit_sqes, its issue, and the flush that posts
-   * its CQE at the end of the submission.
-   */
-  static final KernelFn[] NOP_PATH = {
-    KernelFn.IO_SUBMIT_SQES, KernelFn.IO_NOP, KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS
-  };
+  /** bio_endio to io_complete_rw, which queues task_work, per bio ({@link IoRw#IRQ_END_PATH}). */
+  static final KernelFn[] IRQ_END_PATH = IoRw.IRQ_END_PATH;
 
   /** io_submit ({@code -a1}), per call. */
   static final KernelFn[] IO_SUBMIT_PATH = aioSyscall(KernelFn.IO_SUBMIT);
@@ -98,60 +85,6 @@ final class CpuPaths {
   /** A sync read's bio ended: bio_endio, and its end_io, which wakes the task if it sleeps. */
   static final KernelFn[] SYNC_END_IO_PATH = {
     KernelFn.BIO_ENDIO, KernelFn.BLKDEV_BIO_END_IO_SIMPLE
-  };
-
-  /** io_submit_sqes and io_read up to io_rw_init_file's refusal, per SQE. */
-  static final KernelFn[] FAILED_SUBMIT_PATH = {
-    KernelFn.IO_SUBMIT_SQES,
-    KernelFn.RCU_READ_LOCK_RSRC,
-    KernelFn.RCU_READ_UNLOCK_RSRC,
-    KernelFn.FGET,
-    KernelFn.IO_PREP_RW,
-    KernelFn.IO_ISSUE_SQE,
-    KernelFn.IO_READ,
-    KernelFn.IO_IMPORT_IOVEC,
-    KernelFn.FPUT
-  };
-
-  /** The user pages of a bio: a registered buffer's bvec, or pinned pages. */
-  static final KernelFn[] PAGES_PATH = {
-    KernelFn.BIO_IOV_ITER_GET_PAGES,
-    KernelFn.IOV_ITER_ADVANCE,
-    KernelFn.BIO_IOV_BVEC_SET,
-    KernelFn.GET_USER_PAGES_FAST
-  };
-
-  /** One io_do_iopoll pass that found something, with its bdev lookup. */
-  static final KernelFn[] POLL_PATH = {KernelFn.IO_DO_IOPOLL, KernelFn.BLKDEV_IOPOLL};
-
-  /** One io_do_iopoll pass that found nothing. */
-  static final KernelFn[] EMPTY_POLL_PATH = {KernelFn.IO_DO_IOPOLL_EMPTY, KernelFn.BLKDEV_IOPOLL};
-
-  /** bio_endio to ki_complete on an IOPOLL ring, per bio. */
-  static final KernelFn[] END_IO_PATH = {
-    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES
-  };
-
-  /** bio_endio to io_complete_rw, which queues task_work, per bio. */
-  static final KernelFn[] IRQ_END_PATH = {
-    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.IO_REQ_TASK_WORK_ADD
-  };
-
-  /** tctx_task_work per request: complete it, post its CQE, put its rsrc node reference. */
-  static final KernelFn[] TASK_WORK_PATH = {
-    KernelFn.TCTX_TASK_WORK,
-    KernelFn.IO_SUBMIT_FLUSH_COMPLETIONS,
-    KernelFn.RCU_READ_LOCK_RSRC,
-    KernelFn.RCU_READ_UNLOCK_RSRC,
-    KernelFn.FPUT
-  };
-
-  /** An IOPOLL ring's completions, per request: post its CQE, put its rsrc node reference. */
-  static final KernelFn[] IOPOLL_COMPLETE_PATH = {
-    KernelFn.IO_IOPOLL_COMPLETE,
-    KernelFn.RCU_READ_LOCK_RSRC,
-    KernelFn.RCU_READ_UNLOCK_RSRC,
-    KernelFn.FPUT
   };
 
   /**

@@ -3,6 +3,7 @@ package blksim.actors.cpu;
 import blksim.actors.engine.Outbox;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.Iopoll;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,13 +11,15 @@ import java.util.TreeMap;
 
 /**
  * Other rings' requests that ended here, gathered by their ring's CPU and sent on together; the map
- * exists only once one has come, so that the common case (none) allocates nothing.
+ * exists only once one has come, so that the common case (none) allocates nothing. Once sent it is
+ * empty again.
  */
-final class Elsewhere {
+final class Elsewhere implements Iopoll.ForeignCompletions {
   private Map<Integer, List<Cpu.Completion>> byCpu;
 
   /** {@code req}, another ring's, ended with {@code res}. */
-  void add(IoKiocb req, int res) {
+  @Override
+  public void add(IoKiocb req, int res) {
     if (byCpu == null) {
       byCpu = new TreeMap<>();
     }
@@ -29,6 +32,11 @@ final class Elsewhere {
    * @return when this CPU is done with it
    */
   long send(CpuCore c, long t, CpuTime what, Outbox out) {
-    return byCpu == null ? t : c.sendElsewhere(byCpu, t, what, out);
+    if (byCpu == null) {
+      return t;
+    }
+    Map<Integer, List<Cpu.Completion>> all = byCpu;
+    byCpu = null;
+    return c.sendElsewhere(all, t, what, out);
   }
 }

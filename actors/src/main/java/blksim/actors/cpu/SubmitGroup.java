@@ -14,24 +14,13 @@ import java.util.function.BiFunction;
 /**
  * The requests of a batch that go to one device (one hardware queue of it, for blk-mq), and the
  * plug's {@code nr_ios} when they come to it: the first group's allocation takes the plug's batch.
+ * blksim submits a batch's bios to each of the devices it spans in turn, one message each; io_uring
+ * says what the plug's {@code nr_ios} is ({@link blksim.queues.io_uring.IoUringEnter#plugNrIos}).
  *
  * @param <R> the requests the bios belong to: io_uring's, or libaio's
  */
 record SubmitGroup<R extends BioOwner>(
     SimRef<BlockDevice.Command> to, int plugNrIos, List<R> reqs, List<Bio> bios) {
-
-  /**
-   * io_uring's batch: io_submit_sqes plugs only more than 2 SQEs (5.16 {@code need_plug}), with
-   * {@code nr_ios} the SQEs.
-   */
-  static Collection<SubmitGroup<blksim.queues.io_uring.IoKiocb>> of(
-      List<Bio> bios, List<blksim.queues.io_uring.IoKiocb> reqs, CpuCore c) {
-    return of(
-        bios,
-        reqs,
-        bios.size() > 2 ? bios.size() : 1,
-        (bio, req) -> CpuCore.setUpBio(bio, req, c.cfg, c.index, true));
-  }
 
   /**
    * Sets each bio up ({@code setUp} says where it goes) and groups the batch by where it goes, each

@@ -10,28 +10,45 @@ import blksim.queues.books.Books;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.EnterArgs;
+import blksim.queues.io_uring.EnterCall;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.EnterLoop.Phase;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoUringEnter;
+import blksim.queues.io_uring.Iopoll;
+import blksim.queues.tiouring.LatencyRecorder;
+import blksim.queues.tiouring.Submitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
- * The submitter thread's path on its CPU: t/io_uring's loop in user space and io_uring_enter in the
- * kernel, one chain of calls at a time (see {@link Cpu}). It sleeps in {@code io_cqring_wait} when
- * a ring without IOPOLL waits for completions that interrupts will bring; an IOPOLL ring's thread
- * polls for them ({@link IopollCheck}).
+ * The submitter thread's path on its CPU: t/io_uring's loop in user space ({@link Submitter}) and
+ * io_uring_enter in the kernel ({@link IoUringEnter}, {@link Iopoll}), one chain of calls at a time
+ * (see {@link Cpu}). The models charge what the kernel runs and say where the path leaves io_uring
+ * ({@link EnterCall}); this turns each such call into its message and brings the answer back. It
+ * keeps what is the CPU's: the io-wq worker's side of the ring's {@code uring_lock} ({@link
+ * IoWqOwner}), the completions of other tasks' and CPUs' rings, when the CPU is free of the thread,
+ * and the batch's bios by the device each goes to ({@link SubmitGroup}).
  */
 final class SubmitterPath implements ThreadLoop {
   private final CpuCore c;
   private final EnterLoop loop;
-  private final List<IoKiocb> submitting = new ArrayList<>();
+  private final IoUringEnter enter;
+  private final Iopoll iopoll;
   private final ArrayDeque<SubmitGroup<IoKiocb>> groups = new ArrayDeque<>();
+  private final BiFunction<Bio, IoKiocb, SimRef<BlockDevice.Command>> submitTo;
+  private final LatencyRecorder latency;
+  private final Consumer<IoKiocb> workerDone;
+
+  /** Other CPUs' requests a poll of this thread's completed, until they are sent on. */
+  private final Elsewhere elsewhere = new Elsewhere();
+
   private long exitedAtPs;
   private long freeAtPs;
   private final IoWqOwner iowq;
-  private final IopollCheck iopoll;
 
   /** After the thread ended, the worker sharing its CPU added requests to poll. */
   private boolean teardownWaits;
@@ -39,34 +56,40 @@ final class SubmitterPath implements ThreadLoop {
   SubmitterPath(CpuCore c) {
     this.c = c;
     this.loop = new EnterLoop(c.self.name());
+    this.enter =
+        new IoUringEnter(
+            c.charger,
+            c.index,
+            c.ring,
+            loop,
+            c,
+            new IoUringEnter.Setup(c.cfg.iopoll(), c.cfg.oDirect(), c.cfg.nop()));
+    this.iopoll = enter.iopoll();
     this.iowq = new IoWqOwner(c);
-    this.iopoll = new IopollCheck(c, this, iowq);
+    this.submitTo = (bio, req) -> CpuCore.submitTo(bio, req, c.cfg, c.index);
+    this.latency = ps -> c.latencyNs.recordValue(ps / 1000);
+    this.workerDone = iowq::workerDone;
   }
 
   /** Handles a reply to the thread's chain of calls: the answer to the phase it is in. */
   @Override
   public void handle(SimMessage m, Outbox out) {
     if (m instanceof BioSetActor.Allocated b) {
-      loop.answered(Phase.ALLOC_BIOS);
-      onBiosAllocated(b, out);
+      call(enter.bioAllocated(b.bios(), b.atPs()), out);
     } else if (m instanceof BlockDevice.Submitted q) {
       loop.answered(Phase.SUBMIT_BIOS);
       onBiosQueued(q, out);
     } else if (m instanceof BlockDevice.Polled p) {
-      loop.answered(Phase.POLL);
-      iopoll.onPolled(p, out);
+      call(iopoll.bioPolled(p.ended(), p.atPs(), elsewhere), out);
     } else if (m instanceof BioSetActor.Put p && loop.phase() == Phase.PUT_SUBMITTED) {
       loop.answered(Phase.PUT_SUBMITTED);
       nextGroup(p.atPs(), out);
     } else if (m instanceof BioSetActor.Put p) {
-      loop.answered(Phase.PUT_POLLED);
-      iopoll.afterPut(p.atPs(), out);
+      call(iopoll.biosPut(p.atPs()), out);
     } else if (m instanceof Cpu.Resume r) {
-      loop.answered(Phase.RETURN);
-      onResume(r.atPs(), out);
+      onResume(enter.exitToUserMode(r.atPs()), out);
     } else if (m instanceof Cpu.Resched r) {
-      loop.answered(Phase.RESCHED);
-      iopoll.poll(loop.exiting() ? r.atPs() : iowq.relock(r.atPs(), out), out);
+      call(iopoll.rescheduled(r.atPs()), out);
     } else {
       throw new IllegalStateException("not a reply to the thread: " + m);
     }
@@ -75,83 +98,79 @@ final class SubmitterPath implements ThreadLoop {
   /** The head of a pass of t/io_uring's loop: prepare SQEs, then enter. */
   @Override
   public void pass(long t, Outbox out) {
-    int toPrep = c.sub.toPrep();
-    int prepped =
-        toPrep > 0 ? c.sub.prepMoreIos(toPrep, t, c.costs.callPs(KernelFn.PREP_MORE_IOS_URING)) : 0;
-    t += c.charge(CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_URING, prepped);
-    c.sub.beginPass(prepped);
-    enter(t, out);
+    enter(c.sub.prepMoreIosUring(t, c.charger, c.index), out);
   }
 
-  /** io_uring_enter: the syscall, then io_submit_sqes up to the bio allocation. */
+  /** io_uring_enter, once it has the ring's uring_lock. */
   private void enter(long t, Outbox out) {
     EnterArgs args = c.sub.enterArgs();
-    loop.enter(args);
-    t = iowq.lock(t);
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.ENTER_PATH, 1);
-    for (int i = 0; i < args.toSubmit(); i++) {
-      IoKiocb req = c.ring.submitSqe();
-      if (req == null) {
-        break;
-      }
-      submitting.add(req);
-    }
-    if (c.cfg.nop()) {
-      nops(t, out);
-      return;
-    }
-    int n = submitting.size();
-    if (n > 0 && c.cfg.iopoll() && !c.cfg.oDirect()) {
-      t += c.failWithoutDirect(submitting);
-      loop.submitted(n);
-      submitting.clear();
-      n = 0;
-    }
-    if (n == 0) {
-      afterSubmit(t, out);
-      return;
-    }
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.SUBMIT_PATH, n);
-    send(
-        Phase.ALLOC_BIOS,
-        c.bioset,
-        new BioSetActor.AllocBios(
-            t,
-            c.index,
-            CpuTime.SUBMIT,
-            n,
-            c.cfg.allocCache(),
-            c.cfg.nrVecs(),
-            KernelFn.BIO_ALLOC_KIOCB,
-            c.biosetReplies),
-        out);
-  }
-
-  /** io_submit_sqes of nops: each completes at issue; io_submit_state_end's flush posts CQEs. */
-  private void nops(long t, Outbox out) {
-    t += c.nops(submitting);
-    loop.submitted(submitting.size());
-    submitting.clear();
-    afterSubmit(t, out);
+    call(enter.ioUringEnter(args, iowq.lock(t)), out);
   }
 
   /**
-   * __blkdev_direct_IO_async with its bio: set each up, then submit them, one hardware queue after
-   * another when the batch spans several devices (each in the order it first appears).
+   * Makes the call where io_uring's path left off ({@link EnterCall}): a message, whose answer
+   * {@link #handle} brings back to the model; or the CPU's own part of it.
    */
-  private void onBiosAllocated(BioSetActor.Allocated m, Outbox out) {
-    List<Bio> bios = m.bios();
-    groups.addAll(SubmitGroup.of(bios, submitting, c));
-    loop.submitted(submitting.size());
-    submitting.clear();
-    nextGroup(m.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, bios.size()), out);
+  private void call(EnterCall call, Outbox out) {
+    if (call instanceof EnterCall.AllocBios a) {
+      out.send(
+          c.bioset,
+          new BioSetActor.AllocBios(
+              a.atPs(),
+              c.index,
+              CpuTime.SUBMIT,
+              a.nr(),
+              c.cfg.allocCache(),
+              c.cfg.nrVecs(),
+              KernelFn.BIO_ALLOC_KIOCB,
+              c.biosetReplies));
+    } else if (call instanceof EnterCall.SubmitBios s) {
+      groups.addAll(SubmitGroup.of(s.bios(), s.reqs(), s.plugNrIos(), submitTo));
+      nextGroup(s.atPs(), out);
+    } else if (call instanceof EnterCall.PollBio p) {
+      pollBio(p, out);
+    } else if (call instanceof EnterCall.PutBios p) {
+      long t = elsewhere.send(c, p.atPs(), CpuTime.POLL, out);
+      out.send(
+          c.bioset, new BioSetActor.PutBios(t, c.index, CpuTime.POLL, p.bios(), c.biosetReplies));
+    } else if (call instanceof EnterCall.UringLock l) {
+      call(iopoll.ioDoIopoll(iowq.relock(l.atPs(), out)), out);
+    } else if (call instanceof EnterCall.Resched r) {
+      out.send(c.self, new Cpu.Resched(r.atPs(), c.slot));
+    } else if (call instanceof EnterCall.Return r) {
+      iowq.unlock(r.atPs(), out);
+      out.send(c.self, new Cpu.Resume(r.atPs(), c.slot));
+    } else if (call instanceof EnterCall.Sleep s) {
+      freeAtPs = s.atPs();
+    } else if (call instanceof EnterCall.Hang h) {
+      // The real tool hangs here until it is killed; the model stops the thread and says so.
+      c.sub.hangInCqringWait(h.minComplete(), h.posted(), h.accepted());
+      exitThread(h.atPs(), out);
+    } else if (call instanceof EnterCall.TeardownIdle i) {
+      freeAtPs = i.atPs();
+    }
+  }
+
+  /**
+   * bio_poll of the head's bio: its hardware queue's blk_mq_poll, or the bio-based disk's; a bio a
+   * queue without poll support took is not polled, and the answer is at once that nothing ended.
+   */
+  private void pollBio(EnterCall.PollBio p, Outbox out) {
+    blksim.actors.block.Disk disk = CpuCore.diskOf(p.req(), c.cfg);
+    if (!p.bio().polled() && !disk.isBioBased()) {
+      out.send(c.blockReplies, new BlockDevice.Polled(p.atPs(), List.of()));
+      return;
+    }
+    out.send(
+        disk.pollTo(p.bio().cookie()),
+        new BlockDevice.PollBio(p.atPs(), c.call(CpuTime.POLL), p.bio()));
   }
 
   /** Submits the next group of the batch, or goes on after io_submit_sqes. */
   private void nextGroup(long t, Outbox out) {
     SubmitGroup<IoKiocb> g = groups.peekFirst();
     if (g == null) {
-      afterSubmit(t, out);
+      call(enter.ioSubmitSqesReturned(t), out);
       return;
     }
     send(
@@ -161,18 +180,18 @@ final class SubmitterPath implements ThreadLoop {
         out);
   }
 
+  /**
+   * submit_bio of one group returned: io_iopoll_req_issued of what was issued, io-wq for what found
+   * no tag, bi_end_io of what ended at once, then bio_put of those.
+   */
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     SubmitGroup<IoKiocb> g = groups.pollFirst();
     List<IoKiocb> punted = IoWqOwner.foundNoTag(g.reqs(), m.wouldBlock());
-    for (IoKiocb req : g.reqs()) {
-      if (c.cfg.iopoll() && !punted.contains(req)) {
-        c.ring.iopollReqIssued(req);
-      }
-    }
+    enter.submitBioReturned(g.reqs(), punted);
     long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
     // ends here only when not polled: a DM requeue, a queue without poll support), then bio_put.
-    t = c.endSubmitted(m.ended(), t, iowq::workerDone, out);
+    t = c.endSubmitted(m.ended(), t, workerDone, out);
     List<Bio> put = m.ended();
     if (!m.wouldBlock().isEmpty()) {
       put = new ArrayList<>(m.ended());
@@ -208,76 +227,27 @@ final class SubmitterPath implements ThreadLoop {
 
   /** The ring's teardown polls what the worker added after the thread ended. */
   void teardownPoll(long t, Outbox out) {
-    iopoll.poll(t, out);
+    call(iopoll.ioDoIopoll(t), out);
   }
 
   /** The CPU the worker shared is the thread's again at {@code t}: a waiting teardown polls. */
   void cpuBack(long t, Outbox out) {
     if (teardownWaits && !inFlight() && !c.ring.iopollListEmpty()) {
-      iopoll.poll(Math.max(t, freeAtPs), out);
+      call(iopoll.ioDoIopoll(Math.max(t, freeAtPs)), out);
     }
     teardownWaits = false;
-  }
-
-  /**
-   * After io_submit_sqes. IOPOLL: io_iopoll_check if the caller asked for events. Otherwise
-   * io_cqring_wait: run the task_work that completions queued, posting their CQEs, and sleep until
-   * there are {@code min_complete}.
-   */
-  private void afterSubmit(long t, Outbox out) {
-    switch (loop.afterSubmit(c.cfg.iopoll(), c.ring)) {
-      case IOPOLL_CHECK -> iopoll.check(t, out);
-      case RETURN -> leave(t, out);
-      case CQRING_WAIT -> cqringWait(t, out);
-    }
-  }
-
-  /** io_cqring_wait's loop: run task_work, then return or sleep. */
-  private void cqringWait(long t, Outbox out) {
-    t += c.runTaskWork();
-    switch (loop.cqringWait(c.ring)) {
-      case RETURN -> leave(t, out);
-      case HANG -> {
-        // The real tool hangs here until it is killed; the model stops the thread and says so.
-        EnterArgs args = loop.args();
-        c.sub.hangInCqringWait(args.toWait(), c.ring.cqEvents(), loop.ret());
-        exitThread(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
-      }
-      case SLEEP -> {
-        t += c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
-        sleep(t, Phase.SLEEP);
-      }
-    }
   }
 
   /** The woken thread is switched back in when the interrupt is over, and waits on. */
   @Override
   public void wake(long t, Outbox out) {
-    loop.switchedIn();
-    cqringWait(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
+    call(enter.scheduled(t), out);
   }
 
-  /** io_uring_enter returns at {@code t}, dropping the uring_lock. */
-  void leave(long t, Outbox out) {
-    iowq.unlock(t, out);
-    send(Phase.RETURN, c.self, new Cpu.Resume(t, c.slot), out);
-  }
-
-  /** Back in user space: reap, then t/io_uring's rules. */
+  /** Back in user space at {@code t}, the task_work run: reap, then t/io_uring's rules. */
   private void onResume(long t, Outbox out) {
-    // exit_to_user_mode_loop: the task_work a completion queued (TWA_SIGNAL) runs before user space
-    t += c.runTaskWork();
-    int thisReap =
-        c.sub.reap(
-            t,
-            c.costs.callPs(KernelFn.REAP_EVENTS_URING),
-            ps -> c.latencyNs.recordValue(ps / 1000));
-    t += c.charge(CpuTime.SUBMIT, KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
-    if (c.costs.step(KernelFn.FIO_USER).ps() > 0) {
-      // A profile whose load is fio: its engine's own work per I/O, beyond t/io_uring's loop.
-      t += c.charge(CpuTime.SUBMIT, KernelFn.FIO_USER, Math.max(thisReap, 0));
-    }
-    switch (c.sub.entered(loop.ret(), thisReap)) {
+    t = c.sub.reapEventsUring(t, c.charger, c.index, latency);
+    switch (c.sub.entered(loop.ret())) {
       case ENTER -> enter(t, out);
       case PASS -> pass(t, out);
       case EXIT -> exitThread(t, out);
@@ -290,13 +260,11 @@ final class SubmitterPath implements ThreadLoop {
     exitedAtPs = t;
     freeAtPs = t;
     c.threadExited(t, out);
-    if (!c.ring.iopollListEmpty()) {
-      iopoll.poll(t, out);
-    }
+    call(iopoll.ioIopollTryReapEvents(t), out);
   }
 
   /** A call of the thread's: the loop is in phase {@code call} until its answer comes. */
-  <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
+  private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
     loop.to(call);
     out.send(to, message);
   }
@@ -315,12 +283,6 @@ final class SubmitterPath implements ThreadLoop {
   void sleep(long t, Phase how) {
     loop.to(how);
     freeAtPs = t;
-  }
-
-  /** The ring's teardown has nothing left to poll at {@code t}: the CPU is free of the thread. */
-  void teardownIdle(long t) {
-    freeAtPs = t;
-    loop.teardownIdle();
   }
 
   /** The thread's loop state, which its preadv2 or libaio loop drives instead. */

@@ -1,5 +1,8 @@
 package blksim.queues.tiouring;
 
+import blksim.queues.cost.Charger;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
 import blksim.queues.fs.aio.IoEvent;
 import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.Cqe;
@@ -57,6 +60,10 @@ public final class Submitter {
 
   private int prepped;
   private int acceptedInHungCall;
+
+  /** {@code this_reap}: what the last {@link #reapEventsUring} took, or -1. */
+  private int thisReap;
+
   private int toSubmit;
   private long done;
   private long calls;
@@ -128,6 +135,24 @@ public final class Submitter {
     return n;
   }
 
+  /**
+   * The head of a pass at {@code t} on {@code cpu}: {@code prep_more_ios_uring} writes and
+   * publishes {@link #toPrep()} SQEs, each charged at its user-space price, then {@link
+   * #beginPass}.
+   *
+   * @return when user space is done with it
+   */
+  public long prepMoreIosUring(long t, Charger charger, int cpu) {
+    int toPrep = toPrep();
+    int n =
+        toPrep > 0
+            ? prepMoreIos(toPrep, t, charger.costs().callPs(KernelFn.PREP_MORE_IOS_URING))
+            : 0;
+    t += charger.charge(cpu, CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_URING, n);
+    beginPass(n);
+    return t;
+  }
+
   /** After the prep of a pass: {@code s->inflight += prepped; to_submit = prepped}. */
   public void beginPass(int newlyPrepped) {
     if (prepped == 0) {
@@ -173,6 +198,23 @@ public final class Submitter {
   }
 
   /**
+   * {@link #reap} after an io_uring_enter returned to user space at {@code t} on {@code cpu}: each
+   * CQE charged at {@code reap_events_uring}'s user-space price, and at fio's own where the profile
+   * prices it (a profile whose load is fio: its engine's work per I/O, beyond t/io_uring's loop).
+   * {@link #entered(int)} then takes what it reaped.
+   *
+   * @return when user space is done with it
+   */
+  public long reapEventsUring(long t, Charger charger, int cpu, LatencyRecorder latency) {
+    thisReap = reap(t, charger.costs().callPs(KernelFn.REAP_EVENTS_URING), latency);
+    t += charger.charge(cpu, CpuTime.SUBMIT, KernelFn.REAP_EVENTS_URING, Math.max(thisReap, 0));
+    if (charger.costs().step(KernelFn.FIO_USER).ps() > 0) {
+      t += charger.charge(cpu, CpuTime.SUBMIT, KernelFn.FIO_USER, Math.max(thisReap, 0));
+    }
+    return t;
+  }
+
+  /**
    * A read's CQE: its file's count, its result.
    *
    * @return false if the result is not the block size: t/io_uring returns before it moves the CQ
@@ -188,6 +230,11 @@ public final class Submitter {
       fatal.add("Your filesystem/driver/kernel doesn't support polled IO");
     }
     return false;
+  }
+
+  /** {@link #entered(int, int)} with what {@link #reapEventsUring} reaped. */
+  public Next entered(int ret) {
+    return entered(ret, thisReap);
   }
 
   /**

@@ -3,6 +3,11 @@ package blksim.queues.tiouring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import blksim.config.BlksimSettings;
+import blksim.config.KernelSettings;
+import blksim.queues.cost.Charger;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.EnterArgs;
 import blksim.queues.io_uring.IoKiocb;
@@ -12,6 +17,7 @@ import blksim.queues.io_uring.Sqe;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -282,5 +288,37 @@ class SubmitterTest {
     assertEquals(2, h.sub.reap(9000, 1000, ps -> {}));
     assertEquals(0, h.sub.inFlightAtEnd());
     assertEquals((9000.0 + 9000.0) / 20_000, h.sub.meanInFlight(20_000), 1e-12);
+  }
+
+  /**
+   * What a pass costs in user space: {@code prep_more_ios_uring} per SQE written, {@code
+   * reap_events_uring} per CQE reaped, each at its price on the reference profile.
+   */
+  @Test
+  void eachSqeWrittenAndEachCqeReapedShouldBeChargedOnce() {
+    Harness h = new Harness(4, 4, 4);
+    PathCosts costs =
+        PathCosts.of(
+            BlksimSettings.defaults().profile(),
+            new KernelSettings("", Set.of(), false),
+            new PathCosts.Knobs(true, true, true));
+    Charger charger = new Charger(costs, "cpu0");
+    long prep = costs.step(KernelFn.PREP_MORE_IOS_URING).ps();
+    long reap = costs.step(KernelFn.REAP_EVENTS_URING).ps();
+    long t = h.sub.prepMoreIosUring(1000, charger, 0);
+    assertEquals(1000 + 4 * prep, t);
+    assertEquals(new EnterArgs(4, 4, true), h.sub.enterArgs());
+    for (int i = 0; i < 3; i++) {
+      IoKiocb req = h.ctx.submitSqe();
+      h.ctx.iopollReqIssued(req);
+      h.ctx.completeRwIopoll(req, BS);
+    }
+    h.ctx.iopollFlushCompleted();
+    long back = h.sub.reapEventsUring(t, charger, 0, h.latencies::add);
+    assertEquals(t + 3 * reap, back, "three CQEs reaped");
+    assertEquals(3, h.latencies.size());
+    assertEquals(Submitter.Next.ENTER, h.sub.entered(3), "a partial submit: submit_more");
+    assertEquals(
+        3, charger.ledger().steps(0, id -> id.toString()).get("REAP_EVENTS_URING").calls());
   }
 }

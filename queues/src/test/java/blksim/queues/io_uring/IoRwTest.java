@@ -1,0 +1,74 @@
+package blksim.queues.io_uring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.queues.block.bio.Bio;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A read between the ring and the block layer (fs/io_uring.c 5.16 {@code io_read}, {@code
+ * io_complete_rw}, {@code io_complete_rw_iopoll}; block/fops.c 5.16 {@code
+ * __blkdev_direct_IO_async}; docs/kernel.md sections 6 and 8).
+ */
+class IoRwTest {
+  private final SqRing sq = new SqRing(4);
+  private final IoRingCtx ring = new IoRingCtx(sq, new CqRing(4));
+
+  private IoKiocb read(long off) {
+    sq.tryClaim(new Sqe(Sqe.IORING_OP_READ, 0, 0, off, 4096, 0, 0));
+    sq.publish();
+    return ring.submitSqe();
+  }
+
+  @Test
+  void blkdevDirectIoAsyncShouldSetUpAPolledNowaitBioOnAnIopollRing() {
+    IoKiocb req = read(8192);
+    Bio bio = Bio.onStack(1);
+    assertTrue(IoRw.blkdevDirectIoAsync(bio, req, true, true, true), "to the poll queue");
+    assertEquals(16, bio.sector());
+    assertEquals(4096, bio.sizeBytes());
+    assertSame(req, bio.owner());
+    assertSame(bio, req.kiocbPrivate());
+    assertTrue(bio.polled());
+    assertTrue(bio.nowait());
+  }
+
+  @Test
+  void ioWqsIssueShouldHaveNoNowait() {
+    Bio bio = Bio.onStack(1);
+    assertFalse(IoRw.blkdevDirectIoAsync(bio, read(0), false, false, true));
+    assertFalse(bio.polled());
+    assertFalse(bio.nowait(), "a ring without IOPOLL, issued by io-wq: it may sleep for a tag");
+  }
+
+  @Test
+  void aQueueWithoutPollSupportShouldClearThePollingButKeepNowait() {
+    Bio bio = Bio.onStack(1);
+    assertFalse(IoRw.blkdevDirectIoAsync(bio, read(0), true, false, false), "a default queue");
+    assertFalse(bio.polled(), "bio_clear_polled");
+    assertTrue(bio.nowait(), "what bio_set_polled gave it stays: io-wq's reissue retries");
+  }
+
+  @Test
+  void kiCompleteShouldQueueTaskWorkOnlyOnARingWithoutIopoll() {
+    IoKiocb polled = read(0);
+    assertSame(IoRw.END_IO_PATH, new IoRw(ring, true).kiComplete(polled, 512));
+    assertEquals(IoKiocb.State.COMPLETED, polled.state());
+    assertEquals(0, ring.taskWorkPending(), "io_complete_rw_iopoll: the next poll finds it");
+    IoKiocb irq = read(512);
+    assertSame(IoRw.IRQ_END_PATH, new IoRw(ring, false).kiComplete(irq, 512));
+    assertEquals(1, ring.taskWorkPending(), "io_complete_rw: io_req_task_work_add");
+  }
+
+  @Test
+  void aRequestShouldCompleteWithItsSizeOrItsBiosError() {
+    Bio bio = Bio.onStack(1);
+    IoRw.blkdevDirectIoAsync(bio, read(0), true, true, true);
+    assertEquals(4096, IoRw.res(bio));
+    bio.setStatus(-11);
+    assertEquals(-11, IoRw.res(bio));
+  }
+}

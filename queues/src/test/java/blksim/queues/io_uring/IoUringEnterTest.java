@@ -1,0 +1,235 @@
+package blksim.queues.io_uring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.queues.block.bio.Bio;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.io_uring.EnterLoop.Phase;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * io_uring_enter's rules on a task's CPU, without one (fs/io_uring.c 5.16; docs/kernel.md sections
+ * 1.5, 6 and 9): what io_submit_sqes takes, what each submission charges, and what the syscall does
+ * after it.
+ */
+class IoUringEnterTest {
+
+  @Test
+  void ioSubmitSqesShouldTakeAtMostToSubmitSqes() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    h.prep(6);
+    EnterCall call = h.enter.ioUringEnter(new EnterArgs(4, 0, false), 0);
+    EnterCall.AllocBios alloc = assertInstanceOf(EnterCall.AllocBios.class, call);
+    assertEquals(4, alloc.nr(), "one bio for each SQE taken");
+    assertEquals(4, h.ring.submitted());
+    assertEquals(2, h.sq.pending(), "the SQEs past to_submit wait for the next call");
+  }
+
+  @Test
+  void ioSubmitSqesShouldStopAtTheSqRingsTail() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    h.prep(3);
+    EnterCall.AllocBios alloc =
+        (EnterCall.AllocBios) h.enter.ioUringEnter(new EnterArgs(8, 0, false), 0);
+    assertEquals(3, alloc.nr(), "only what user space published");
+    assertEquals(0, h.sq.pending());
+    h.enter.bioAllocated(h.bios(3), alloc.atPs());
+    assertEquals(3, h.loop.ret(), "io_uring_enter returns the SQEs it consumed");
+  }
+
+  @Test
+  void ioUringEnterWithNoSqeShouldSubmitNothingAndReturn() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    EnterCall call = h.enter.ioUringEnter(new EnterArgs(4, 0, false), 0);
+    assertInstanceOf(EnterCall.Return.class, call, "nothing to poll: it returns");
+    assertEquals(0, h.loop.ret());
+    assertEquals(0, h.calls(KernelFn.IO_SUBMIT_SQES));
+    assertEquals(1, h.calls(KernelFn.IO_URING_ENTER), "the syscall's own work, once a call");
+  }
+
+  @Test
+  void eachReadShouldChargeTheSubmissionPathOncePerSqeAndTheEnterPathOncePerCall() {
+    RingHarness h = RingHarness.iopoll(32, 32);
+    EnterCall.SubmitBios s = h.submitted(5, 0);
+    for (KernelFn fn : IoUringEnter.ENTER_PATH) {
+      assertEquals(1, h.calls(fn), fn.name());
+    }
+    for (KernelFn fn : IoUringEnter.SUBMIT_PATH) {
+      assertEquals(5, h.calls(fn), fn.name());
+    }
+    for (KernelFn fn : IoRw.PAGES_PATH) {
+      assertEquals(5, h.calls(fn), "each bio's pages: " + fn.name());
+    }
+    long perSqe = 0;
+    for (KernelFn fn : IoUringEnter.SUBMIT_PATH) {
+      perSqe += h.price(fn);
+    }
+    long perCall = 0;
+    for (KernelFn fn : IoUringEnter.ENTER_PATH) {
+      perCall += h.price(fn);
+    }
+    long pages = 0;
+    for (KernelFn fn : IoRw.PAGES_PATH) {
+      pages += h.price(fn);
+    }
+    assertEquals(perCall + 5 * perSqe + 5 * pages, s.atPs(), "the time is what it charged");
+  }
+
+  @Test
+  void aFixedFileShouldSkipFgetFiles() {
+    RingHarness fixed = RingHarness.iopoll(8, 8);
+    fixed.submitted(4, 0);
+    assertEquals(0, fixed.ps(KernelFn.FGET), "IOSQE_FIXED_FILE: io_file_get_fixed, no fget");
+    RingHarness normal = new RingHarness(8, 8, new IoUringEnter.Setup(true, true, false), false, 0);
+    normal.submitted(4, 0);
+    assertTrue(normal.price(KernelFn.FGET) > 0);
+    assertEquals(4 * normal.price(KernelFn.FGET), normal.ps(KernelFn.FGET), "one fget a read");
+  }
+
+  @Test
+  void eachNopShouldCompleteAtIssueAndChargeTheNopPathOncePerSqe() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, true), true, 0);
+    h.prep(3);
+    EnterCall call = h.enter.ioUringEnter(new EnterArgs(3, 3, true), 0);
+    assertInstanceOf(EnterCall.Return.class, call, "its CQEs are posted: no wait");
+    assertEquals(3, h.cq.ready(), "io_submit_flush_completions posted each CQE");
+    for (KernelFn fn : IoUringEnter.NOP_PATH) {
+      assertEquals(3, h.calls(fn), fn.name());
+    }
+    assertEquals(0, h.calls(KernelFn.IO_READ));
+    assertEquals(3, h.loop.ret());
+  }
+
+  @Test
+  void anIopollRingShouldFailEachReadOfAFileWithoutODirectAtIssue() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(true, false, false), true, 0);
+    h.prep(2);
+    EnterCall call = h.enter.ioUringEnter(new EnterArgs(2, 2, true), 0);
+    assertInstanceOf(EnterCall.Return.class, call, "the failed reads' CQEs are there at once");
+    assertEquals(2, h.cq.ready());
+    assertEquals(-IoRw.EOPNOTSUPP, h.cq.peek(0).res());
+    for (KernelFn fn : IoUringEnter.FAILED_SUBMIT_PATH) {
+      assertEquals(2, h.calls(fn), fn.name());
+    }
+    assertEquals(0, h.calls(KernelFn.BLKDEV_READ_ITER), "io_rw_init_file refuses before it");
+  }
+
+  @Test
+  void ioSubmitSqesShouldPlugOnlyMoreThanTwoSqes() {
+    assertEquals(1, IoUringEnter.plugNrIos(1));
+    assertEquals(1, IoUringEnter.plugNrIos(2), "need_plug: max_ios > 2");
+    assertEquals(3, IoUringEnter.plugNrIos(3), "nr_ios: the SQEs");
+    assertEquals(32, RingHarness.iopoll(32, 32).submitted(32, 0).plugNrIos());
+  }
+
+  @Test
+  void theSubmittedBiosShouldBeSetUpAsTheirRequestsSay() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    EnterCall.SubmitBios s = h.submitted(2, 0);
+    assertEquals(2, s.bios().size());
+    for (int i = 0; i < 2; i++) {
+      Bio bio = s.bios().get(i);
+      IoKiocb req = s.reqs().get(i);
+      assertSame(req, bio.owner(), "bi_private");
+      assertSame(bio, req.kiocbPrivate(), "kiocb->private, for polling");
+      assertTrue(bio.polled() && bio.nowait(), "an IOPOLL ring's inline issue");
+      assertEquals(req.sqe().off() >> 9, bio.sector());
+    }
+  }
+
+  @Test
+  void ioIopollReqIssuedShouldListOnlyTheRequestsThatWereIssued() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    EnterCall.SubmitBios s = h.submitted(3, 0);
+    IoKiocb punted = s.reqs().get(1);
+    h.enter.submitBioReturned(s.reqs(), List.of(punted));
+    assertSame(s.reqs().get(0), h.ring.iopollHead());
+    h.ring.completeRwIopoll(s.reqs().get(0), RingHarness.BS);
+    h.ring.completeRwIopoll(s.reqs().get(2), RingHarness.BS);
+    assertEquals(2, h.ring.iopollFlushCompleted().posted(), "the punted one is io-wq's");
+    assertTrue(h.ring.iopollListEmpty());
+  }
+
+  @Test
+  void anIopollRingShouldPollAfterSubmittingOnlyWhenAskedForEvents() {
+    assertInstanceOf(
+        EnterCall.UringLock.class,
+        RingHarness.iopoll(8, 8).afterSubmission(2, 2),
+        "io_iopoll_check takes the uring_lock again, then polls");
+    RingHarness noWait = RingHarness.iopoll(8, 8);
+    assertInstanceOf(EnterCall.Return.class, noWait.afterSubmission(2, 0));
+    assertEquals(Phase.RETURN, noWait.loop.phase());
+  }
+
+  @Test
+  void ioCqringWaitShouldSleepUntilMinCompleteAndReturnOnceTaskWorkPostedThem() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, false), true, 0);
+    EnterCall.SubmitBios s = h.submitted(2, 2);
+    h.enter.submitBioReturned(s.reqs(), List.of());
+    EnterCall.Sleep sleep =
+        assertInstanceOf(EnterCall.Sleep.class, h.enter.ioSubmitSqesReturned(s.atPs()));
+    assertEquals(Phase.SLEEP, h.loop.phase());
+    assertEquals(s.atPs() + h.price(KernelFn.SCHEDULE), sleep.atPs());
+    for (IoKiocb req : s.reqs()) {
+      assertSame(IoRw.IRQ_END_PATH, new IoRw(h.ring, false).kiComplete(req, RingHarness.BS));
+    }
+    assertTrue(h.loop.wakeIfSleeping());
+    long[] before = new long[IoUringEnter.TASK_WORK_PATH.length];
+    for (int i = 0; i < before.length; i++) {
+      before[i] = h.calls(IoUringEnter.TASK_WORK_PATH[i]);
+    }
+    EnterCall back = h.enter.scheduled(sleep.atPs());
+    assertInstanceOf(EnterCall.Return.class, back, "tctx_task_work posted both CQEs");
+    assertEquals(2, h.cq.ready());
+    assertEquals(KernelFn.TCTX_TASK_WORK, IoUringEnter.TASK_WORK_PATH[0]);
+    assertEquals(1 + 2, h.calls(KernelFn.TCTX_TASK_WORK) - before[0], "the run's, each request's");
+    for (int i = 1; i < before.length; i++) {
+      KernelFn fn = IoUringEnter.TASK_WORK_PATH[i];
+      assertEquals(2, h.calls(fn) - before[i], "once a request: " + fn.name());
+    }
+  }
+
+  @Test
+  void ioCqringWaitForMoreThanAreInFlightShouldHang() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, false), true, 0);
+    EnterCall call = h.enter.ioUringEnter(new EnterArgs(0, 1, true), 0);
+    EnterCall.Hang hang = assertInstanceOf(EnterCall.Hang.class, call);
+    assertEquals(1, hang.minComplete());
+    assertEquals(0, hang.posted());
+  }
+
+  @Test
+  void theReturnToUserSpaceShouldRunTheTaskWorkACompletionQueued() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, false), true, 0);
+    EnterCall.SubmitBios s = h.submitted(1, 0);
+    h.enter.submitBioReturned(s.reqs(), List.of());
+    EnterCall.Return ret =
+        assertInstanceOf(EnterCall.Return.class, h.enter.ioSubmitSqesReturned(s.atPs()));
+    new IoRw(h.ring, false).kiComplete(s.reqs().get(0), RingHarness.BS);
+    assertEquals(0, h.cq.ready());
+    long t = h.enter.exitToUserMode(ret.atPs());
+    assertEquals(1, h.cq.ready(), "exit_to_user_mode_loop ran tctx_task_work");
+    assertTrue(t > ret.atPs());
+    assertFalse(h.loop.phase().callOut());
+  }
+
+  @Test
+  void eachCallShouldLeaveTheTaskInThePhaseItResumesIn() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    h.prep(1);
+    EnterCall alloc = h.enter.ioUringEnter(new EnterArgs(1, 1, true), 0);
+    assertEquals(alloc.resumesIn(), h.loop.phase());
+    EnterCall.SubmitBios s = (EnterCall.SubmitBios) h.enter.bioAllocated(h.bios(1), 0);
+    assertEquals(s.resumesIn(), h.loop.phase());
+    h.enter.submitBioReturned(s.reqs(), List.of());
+    EnterCall lock = h.enter.ioSubmitSqesReturned(0);
+    EnterCall poll = h.enter.iopoll().ioDoIopoll(lock.atPs());
+    assertEquals(Phase.POLL, poll.resumesIn());
+    assertEquals(poll.resumesIn(), h.loop.phase());
+  }
+}
