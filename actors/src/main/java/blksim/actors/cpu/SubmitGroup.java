@@ -36,10 +36,13 @@ record SubmitGroup<R extends BioOwner>(
       Bio bio = bios.get(i);
       R req = reqs.get(i);
       SimRef<BlockDevice.Command> to = setUp.apply(bio, req);
-      int plug = byHctx.isEmpty() ? nrIos : 1;
-      SubmitGroup<R> g =
-          byHctx.computeIfAbsent(
-              to, h -> new SubmitGroup<>(h, plug, new ArrayList<>(), new ArrayList<>()));
+      SubmitGroup<R> g = byHctx.get(to);
+      if (g == null) { // no capturing lambda a bio
+        g =
+            new SubmitGroup<>(
+                to, byHctx.isEmpty() ? nrIos : 1, new ArrayList<>(), new ArrayList<>());
+        byHctx.put(to, g);
+      }
       g.reqs().add(req);
       g.bios().add(bio);
     }

@@ -6,8 +6,9 @@ import blksim.queues.books.InvariantBroken;
  * The state of one submitter thread's {@code io_uring_enter} loop (fs/io_uring.c, 5.16-5.18): the
  * phase it is in, each phase a call that is out or a place it waits, and the decisions between
  * them: after {@code io_submit_sqes}, {@code io_iopoll_check} or {@code io_cqring_wait}; after each
- * {@code io_do_iopoll}, poll again or return. The CPU that runs the thread makes the calls each
- * phase names and brings their answers here.
+ * {@code io_do_iopoll}, poll again or return. {@link IoUringEnter} and {@link Iopoll} move it from
+ * phase to phase as they return each {@link EnterCall}; the CPU that runs the thread makes the
+ * calls and brings their answers back. Its preadv2 and libaio loops drive it themselves.
  */
 public final class EnterLoop {
   /** Consecutive polls that find nothing before the model is declared stuck. */
