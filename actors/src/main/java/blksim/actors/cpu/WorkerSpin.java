@@ -1,9 +1,9 @@
 package blksim.actors.cpu;
 
 import blksim.actors.block.BlockDevice;
-import blksim.actors.block.blk_mq.HctxPaths;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
+import blksim.queues.block.blk_mq.SubmitBio;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -74,7 +74,7 @@ final class WorkerSpin {
     }
     fns.add(KernelFn.BIO_INIT);
     fns.addAll(Arrays.asList(CpuPaths.PAGES_PATH));
-    fns.addAll(Arrays.asList(HctxPaths.NO_TAG_PATH));
+    fns.addAll(Arrays.asList(SubmitBio.NO_TAG_PATH));
     fns.addAll(Arrays.asList(CpuPaths.WORKER_RETRY_PATH));
     fns.add(allocCache ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
     return fns.toArray(KernelFn[]::new);

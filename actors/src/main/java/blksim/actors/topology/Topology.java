@@ -2,7 +2,6 @@ package blksim.actors.topology;
 
 import blksim.actors.block.Disk;
 import blksim.actors.block.bio.BioSetActor;
-import blksim.actors.block.blk_mq.HctxFeatures;
 import blksim.actors.block.blk_mq.HwCtxActor;
 import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.CpuConfig;
@@ -25,6 +24,7 @@ import blksim.config.Patch;
 import blksim.devices.drivers.null_blk.FaultInjection;
 import blksim.devices.drivers.null_blk.NullBlk;
 import blksim.queues.block.bio.BioSet;
+import blksim.queues.block.blk_mq.HctxFeatures;
 import blksim.queues.block.blk_mq.HwCtx;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CallFactors;

@@ -102,9 +102,10 @@ class BooksOnPurposeTest {
             blksim.queues.cost.PathCosts.of(
                 s.profile(), s.kernel(), new blksim.queues.cost.PathCosts.Knobs(true, true, true)),
             s.books(),
-            blksim.actors.block.blk_mq.HctxFeatures.NONE);
-    ((java.util.Map<Integer, List<Object>>) field(q, "wouldBlock")).put(0, List.of());
-    ((java.util.Map<Integer, List<Object>>) field(field(q, "rounds"), "endedEarlier"))
+            blksim.queues.block.blk_mq.HctxFeatures.NONE);
+    ((java.util.Map<Integer, List<Object>>) field(field(q, "flush"), "wouldBlock"))
+        .put(0, List.of());
+    ((java.util.Map<Integer, List<Object>>) field(field(q, "runWork"), "endedEarlier"))
         .put(0, List.of());
     blksim.queues.books.Books books = new blksim.queues.books.Books();
     q.audit(books);

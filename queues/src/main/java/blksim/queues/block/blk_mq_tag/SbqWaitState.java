@@ -44,11 +44,20 @@ public final class SbqWaitState<W> {
   /** A task whose plug is flushed before it sleeps: what it still submits, whether it was woken. */
   private record Flushed(List<Bio> bios, boolean woken) {}
 
+  /** What the wait queue tells a task: it sleeps, it is woken, its spin ended. */
+  public sealed interface Answer<W> permits Slept, Woken, SpinEnded {
+    /** The task told. */
+    W waiter();
+  }
+
+  /** {@code waiter}'s task sleeps from {@code atPs}, with {@code bios} still to submit. */
+  public record Slept<W>(W waiter, long atPs, List<Bio> bios) implements Answer<W> {}
+
   /** {@code waiter} woken ({@code try_to_wake_up}) at {@code atPs}. */
-  public record Woken<W>(W waiter, long atPs) {}
+  public record Woken<W>(W waiter, long atPs) implements Answer<W> {}
 
   /** A tag freed at {@code atPs} ends {@code waiter}'s spin {@code spin}: its next turn gets it. */
-  public record SpinEnded<W>(W waiter, long atPs, long spin) {}
+  public record SpinEnded<W>(W waiter, long atPs, long spin) implements Answer<W> {}
 
   /**
    * What {@link #sbitmapQueueWakeUp} did: the spins it ended, the time its wakes took, the tasks it
@@ -237,6 +246,96 @@ public final class SbqWaitState<W> {
     }
     spinning.clear();
     return ended;
+  }
+
+  /**
+   * This wait queue as the call of {@code waiter}'s task on {@code cpu}, spent on {@code what},
+   * meets it: the call's own tag sleep, and the wakes of the tags it frees.
+   */
+  public Caller<W> caller(W waiter, int cpu, CpuTime what) {
+    return new Caller<>(this, waiter, cpu, what);
+  }
+
+  /**
+   * The wait queue as one call meets it, the way blk-mq's paths ({@code blk_mq_get_tag}, {@code
+   * blk_mq_free_request}) do in the calling task's context: each sleep, wake and spin's end is an
+   * {@link Answer}, kept in the order it was given for the caller to deliver ({@link #told}).
+   *
+   * @param <W> a task waiting for a tag, as the caller reaches it
+   */
+  public static final class Caller<W> {
+    private final SbqWaitState<W> sbq;
+    private final W waiter;
+    private final int cpu;
+    private final CpuTime what;
+    private final List<Answer<W>> told = new ArrayList<>();
+
+    private Caller(SbqWaitState<W> sbq, W waiter, int cpu, CpuTime what) {
+      this.sbq = sbq;
+      this.waiter = waiter;
+      this.cpu = cpu;
+      this.what = what;
+    }
+
+    /** {@link SbqWaitState#blocks}. */
+    public boolean blocks(Bio bio) {
+      return sbq.blocks(bio);
+    }
+
+    /**
+     * The task sleeps for a tag now ({@link SbqWaitState#blkMqGetTagSleep}), charged as {@code
+     * path}, with {@code bios} still to submit: {@link Slept}.
+     */
+    public void blkMqGetTagSleep(List<Bio> bios, long t, KernelFn[] path) {
+      long at = sbq.blkMqGetTagSleep(cpu, what, waiter, bios, t, path);
+      told.add(new Slept<>(waiter, at, List.copyOf(bios)));
+    }
+
+    /**
+     * The task found no tag with requests in its plug: on the wait queue from {@code t}, it sleeps
+     * once the flush is queued ({@link SbqWaitState#prepareToWaitBeforeFlush}).
+     */
+    public void prepareToWaitBeforeFlush(List<Bio> bios, long t) {
+      sbq.prepareToWaitBeforeFlush(waiter, cpu, bios, t);
+    }
+
+    /**
+     * The task's plug flush was queued at {@code t}: if it found no tag before it, it sleeps now
+     * ({@link SbqWaitState#sleepsAfterFlush}), {@link Slept}, and {@link Woken} if a free woke it
+     * meanwhile.
+     *
+     * @param ended whether the flush ended requests, or failed bios, which a sleep cannot report
+     * @return whether it sleeps: its call does not return then
+     */
+    public boolean sleepsAfterFlush(long t, boolean ended, KernelFn[] path) {
+      FlushSleep s = sbq.sleepsAfterFlush(cpu, what, t, ended, path);
+      if (s == null) {
+        return false;
+      }
+      told.add(new Slept<>(waiter, s.atPs(), s.bios()));
+      if (s.woken()) {
+        told.add(new Woken<>(waiter, s.atPs()));
+      }
+      return true;
+    }
+
+    /**
+     * {@link SbqWaitState#sbitmapQueueWakeUp} after {@code freed} tags went back at {@code t}: the
+     * spins it ended, then the tasks it woke.
+     *
+     * @return the time the wakes took on the task's CPU
+     */
+    public long sbitmapQueueWakeUp(int freed, long t) {
+      WakeUp<W> w = sbq.sbitmapQueueWakeUp(cpu, what, freed, t);
+      told.addAll(w.spinsEnded());
+      told.addAll(w.woken());
+      return w.ps();
+    }
+
+    /** What the wait queue told tasks during the call, in order. */
+    public List<Answer<W>> told() {
+      return told;
+    }
   }
 
   /** Times a task went to sleep here. */

@@ -12,6 +12,7 @@ import blksim.queues.block.bio.Bio;
 import blksim.queues.block.blk_mq.HctxType;
 import blksim.queues.block.blk_mq.HwCtx;
 import blksim.queues.block.blk_mq.Request;
+import blksim.queues.block.blk_mq.RunWork;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -33,10 +34,8 @@ class BlkMqSchedTest {
           new KernelSettings("", Set.of(), false),
           new PathCosts.Knobs(true, true, true));
 
-  /** What kblockd's worker runs for a queue run (HctxPaths.KBLOCKD_PATH in actors). */
-  private static final KernelFn[] KBLOCKD = {
-    KernelFn.TRY_TO_WAKE_UP, KernelFn.SCHEDULE, KernelFn.BLK_MQ_RUN_WORK, KernelFn.SCHEDULE
-  };
+  /** What kblockd's worker runs for a queue run. */
+  private static final KernelFn[] KBLOCKD = RunWork.KBLOCKD_PATH;
 
   private final Charger charger = new Charger(COSTS, "test");
   private HwCtx hctx;

@@ -235,4 +235,49 @@ class SbqWaitStateTest {
     uring.setPolled();
     assertFalse(w.blocks(uring), "polled async I/O: bio_set_polled sets REQ_NOWAIT");
   }
+
+  @Test
+  void aCallShouldTellTheSpinsItEndedThenTheTasksItWokeInTheOrderTheySlept() {
+    SbqWaitState<String> w = waits(8);
+    sleep(w, "a", 0);
+    sleep(w, "b", 0);
+    assertFalse(w.spin("s", 1_000, 3));
+    SbqWaitState.Caller<String> call = w.caller("freer", 1, CpuTime.IRQ);
+    long ps = call.sbitmapQueueWakeUp(2, 100);
+    assertEquals(2 * COSTS.callPs(KernelFn.TRY_TO_WAKE_UP), ps, "one try_to_wake_up a task");
+    List<SbqWaitState.Answer<String>> told = call.told();
+    assertEquals(new SbqWaitState.SpinEnded<>("s", 100, 3), told.get(0));
+    assertEquals(List.of("s", "a", "b"), told.stream().map(SbqWaitState.Answer::waiter).toList());
+  }
+
+  @Test
+  void aCallsOwnTagSleepShouldBeToldWithTheBiosItStillSubmits() {
+    SbqWaitState<String> w = waits(8);
+    SbqWaitState.Caller<String> call = w.caller("a", 0, CpuTime.SUBMIT);
+    List<Bio> rest = bios();
+    call.blkMqGetTagSleep(rest, 1_000, SLEEP);
+    assertEquals(
+        List.of(new SbqWaitState.Slept<>("a", 1_000 + pathPs(SLEEP), rest)),
+        call.told(),
+        "io_schedule once blk_mq_get_tag's path is charged");
+    assertEquals(1, w.asleep());
+  }
+
+  @Test
+  void aTaskWokenBeforeItsFlushShouldBeToldItSleptThenThatItWasWoken() {
+    SbqWaitState<String> w = waits(8);
+    SbqWaitState.Caller<String> call = w.caller("a", 0, CpuTime.SUBMIT);
+    List<Bio> rest = bios();
+    call.prepareToWaitBeforeFlush(rest, 0);
+    assertEquals(List.of(), call.told(), "not asleep before the flush");
+    w.caller("freer", 1, CpuTime.IRQ).sbitmapQueueWakeUp(1, 10);
+    assertTrue(call.sleepsAfterFlush(100, false, SLEEP));
+    long at = 100 + pathPs(SLEEP);
+    assertEquals(
+        List.of(new SbqWaitState.Slept<>("a", at, rest), new SbqWaitState.Woken<>("a", at)),
+        call.told());
+    assertFalse(
+        w.caller("b", 0, CpuTime.SUBMIT).sleepsAfterFlush(0, false, SLEEP),
+        "a task that did not wait returns from its flush");
+  }
 }

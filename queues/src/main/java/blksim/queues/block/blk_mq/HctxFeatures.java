@@ -1,4 +1,4 @@
-package blksim.actors.block.blk_mq;
+package blksim.queues.block.blk_mq;
 
 /**
  * The kernel's choices for a hardware queue.
