@@ -41,18 +41,6 @@ class RunWorkTest {
   }
 
   @Test
-  void requestsEndedInQueueRqShouldEndOnTheSubmittingCpuAndTheSubmissionReturn() {
-    HwCtxModels q = HwCtxModels.pollQueue(64, HctxFeatures.NONE);
-    List<Bio> bios = q.bios(4);
-    Continuation.QueueRqs rqs = flushed(q, bios);
-    Continuation.Submitted s =
-        assertInstanceOf(Continuation.Submitted.class, q.queued(rqs, rqs.rqs()));
-    assertEquals(4, s.count());
-    assertEquals(bios, s.ended());
-    assertEquals(0, q.hctx.tags().inUse());
-  }
-
-  @Test
   void kblockdShouldDispatchWhatTheDriverTurnedAwayInOneRunPerRound() {
     HwCtxModels q = HwCtxModels.pollQueue(64, HctxFeatures.NONE);
     List<Bio> bios = q.bios(6);
@@ -102,6 +90,29 @@ class RunWorkTest {
     Continuation.IrqEnded e =
         assertInstanceOf(Continuation.IrqEnded.class, q.queued(restart, List.of()));
     assertEquals(bios.subList(0, 2), e.ended(), "they end once the restart's round is queued");
+    assertTrue(q.runWork.idle());
+  }
+
+  @Test
+  void aQueueRunThatPausedForQueueRqsEndsShouldGoOnInTheCallersContext() {
+    HwCtxModels q =
+        HwCtxModels.underMqDeadline(64, 1, new HctxFeatures(false, false, false, 2, true));
+    List<Bio> bios = q.bios(2);
+    Continuation.QueueRqs first = flushed(q, bios);
+    assertEquals(1, first.rqs().size(), "one driver tag: the second request waits for its end");
+    assertTrue(q.sched.paused(HwCtxModels.CPU), "paused, not on hctx->dispatch");
+    Continuation.QueueRqs next =
+        assertInstanceOf(Continuation.QueueRqs.class, q.queued(first, first.rqs()));
+    assertEquals(
+        List.of(bios.get(1)),
+        next.rqs().stream().map(Request::bio).toList(),
+        "blk_mq_dispatch_rq_list's next request, with the driver tag the end freed");
+    assertEquals(CpuTime.SUBMIT, next.what(), "the same context, not kblockd");
+    assertEquals(0, q.calls(KernelFn.BLK_MQ_RUN_WORK));
+    Continuation.Submitted s =
+        assertInstanceOf(Continuation.Submitted.class, q.queued(next, next.rqs()));
+    assertEquals(2, s.count());
+    assertEquals(bios, s.ended());
     assertTrue(q.runWork.idle());
   }
 
