@@ -130,6 +130,24 @@ class SharedCpuTest {
   }
 
   @Test
+  void syncAndAioThreadsSharingACpuThatCanSleepForATagAreRefused() {
+    for (String loop : List.of("io-uring.sync-io=true", "io-uring.aio=true")) {
+      String m =
+          Runs.refused(
+                  "blksim.run.runtime = 10ms\n",
+                  "cpu.count=1",
+                  "io-uring.threads=3",
+                  loop,
+                  "io-uring.polled=false",
+                  "null-blk.irqmode=2",
+                  "null-blk.hw-queue-depth=2")
+              .getMessage();
+      assertTrue(m.contains("threads 0 and 1 on CPU 0"), m);
+      assertTrue(m.contains("a read sleeping for a tag beside another thread of its CPU"), m);
+    }
+  }
+
+  @Test
   void threadsSharingACpuWhereTagsCanRunOutAreRefused() {
     String m =
         Runs.refused(
