@@ -51,21 +51,33 @@ public final class SubmitBio {
     };
   }
 
+  /**
+   * {@code submit_bio_noacct} and {@code bio_queue_enter} with its two RCU sections, the start of
+   * every path that enters the queue, followed by {@code rest}.
+   */
+  private static KernelFn[] enteringQueue(KernelFn... rest) {
+    KernelFn[] enter = {
+      KernelFn.SUBMIT_BIO_NOACCT,
+      KernelFn.BIO_QUEUE_ENTER,
+      KernelFn.RCU_READ_LOCK,
+      KernelFn.RCU_READ_LOCK_NESTED,
+      KernelFn.RCU_READ_UNLOCK_NESTED,
+      KernelFn.RCU_READ_UNLOCK
+    };
+    KernelFn[] path = java.util.Arrays.copyOf(enter, enter.length + rest.length);
+    System.arraycopy(rest, 0, path, enter.length, rest.length);
+    return path;
+  }
+
   /** From submit_bio to a request of its own in the plug, per bio. */
-  static final KernelFn[] SUBMIT_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_LOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_ALLOC_REQUESTS,
-    KernelFn.SBITMAP_QUEUE_GET,
-    KernelFn.BLK_MQ_RQ_CTX_INIT,
-    KernelFn.KTIME_GET_NS,
-    KernelFn.BLK_ACCOUNT_IO_START
-  };
+  static final KernelFn[] SUBMIT_PATH =
+      enteringQueue(
+          KernelFn.BLK_MQ_SUBMIT_BIO,
+          KernelFn.BLK_MQ_ALLOC_REQUESTS,
+          KernelFn.SBITMAP_QUEUE_GET,
+          KernelFn.BLK_MQ_RQ_CTX_INIT,
+          KernelFn.KTIME_GET_NS,
+          KernelFn.BLK_ACCOUNT_IO_START);
 
   /**
    * A bio that takes a request the plug cached (5.16): no queue enter, no {@code
@@ -81,53 +93,35 @@ public final class SubmitBio {
   };
 
   /** The bio whose allocation got the plug's batch of tags. */
-  static final KernelFn[] BATCH_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_LOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_ALLOC_REQUESTS,
-    KernelFn.SBITMAP_QUEUE_GET_BATCH,
-    KernelFn.BLK_MQ_RQ_CTX_INIT,
-    KernelFn.KTIME_GET_NS,
-    KernelFn.BLK_ACCOUNT_IO_START
-  };
+  static final KernelFn[] BATCH_PATH =
+      enteringQueue(
+          KernelFn.BLK_MQ_SUBMIT_BIO,
+          KernelFn.BLK_MQ_ALLOC_REQUESTS,
+          KernelFn.SBITMAP_QUEUE_GET_BATCH,
+          KernelFn.BLK_MQ_RQ_CTX_INIT,
+          KernelFn.KTIME_GET_NS,
+          KernelFn.BLK_ACCOUNT_IO_START);
 
   /** The bio whose batch did not fit a word: the attempt, then one tag. */
-  static final KernelFn[] MISSED_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_LOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_ALLOC_REQUESTS,
-    KernelFn.SBITMAP_QUEUE_GET_BATCH,
-    KernelFn.SBITMAP_QUEUE_GET,
-    KernelFn.BLK_MQ_RQ_CTX_INIT,
-    KernelFn.KTIME_GET_NS,
-    KernelFn.BLK_ACCOUNT_IO_START
-  };
+  static final KernelFn[] MISSED_PATH =
+      enteringQueue(
+          KernelFn.BLK_MQ_SUBMIT_BIO,
+          KernelFn.BLK_MQ_ALLOC_REQUESTS,
+          KernelFn.SBITMAP_QUEUE_GET_BATCH,
+          KernelFn.SBITMAP_QUEUE_GET,
+          KernelFn.BLK_MQ_RQ_CTX_INIT,
+          KernelFn.KTIME_GET_NS,
+          KernelFn.BLK_ACCOUNT_IO_START);
 
   /** A bio that went behind the plug's last request, having entered the queue and left it. */
-  static final KernelFn[] MERGED_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_LOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_ATTEMPT_PLUG_MERGE,
-    KernelFn.BIO_ATTEMPT_BACK_MERGE,
-    KernelFn.BLK_QUEUE_EXIT,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_UNLOCK
-  };
+  static final KernelFn[] MERGED_PATH =
+      enteringQueue(
+          KernelFn.BLK_MQ_SUBMIT_BIO,
+          KernelFn.BLK_ATTEMPT_PLUG_MERGE,
+          KernelFn.BIO_ATTEMPT_BACK_MERGE,
+          KernelFn.BLK_QUEUE_EXIT,
+          KernelFn.RCU_READ_LOCK,
+          KernelFn.RCU_READ_UNLOCK);
 
   /** The same with a cached request at hand (5.16): the merge is tried before any queue enter. */
   static final KernelFn[] MERGED_CACHED_PATH = {
@@ -143,38 +137,26 @@ public final class SubmitBio {
   };
 
   /** What a bio that finds no tag runs, from submit_bio to bio_wouldblock_error. */
-  public static final KernelFn[] NO_TAG_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_LOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_ALLOC_REQUESTS,
-    KernelFn.BLK_MQ_GET_TAG_FAILED,
-    KernelFn.BLK_QUEUE_EXIT,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_UNLOCK,
-    KernelFn.BIO_WOULDBLOCK_ERROR
-  };
+  public static final KernelFn[] NO_TAG_PATH =
+      enteringQueue(
+          KernelFn.BLK_MQ_SUBMIT_BIO,
+          KernelFn.BLK_MQ_ALLOC_REQUESTS,
+          KernelFn.BLK_MQ_GET_TAG_FAILED,
+          KernelFn.BLK_QUEUE_EXIT,
+          KernelFn.RCU_READ_LOCK,
+          KernelFn.RCU_READ_UNLOCK,
+          KernelFn.BIO_WOULDBLOCK_ERROR);
 
   /**
    * A bio without REQ_NOWAIT that finds no tag: blk_mq_get_tag puts the task on the tag wait queue
    * ({@code sbitmap_prepare_to_wait}), tries once more, and sleeps ({@code io_schedule}).
    */
-  public static final KernelFn[] TAG_SLEEP_PATH = {
-    KernelFn.SUBMIT_BIO_NOACCT,
-    KernelFn.BIO_QUEUE_ENTER,
-    KernelFn.RCU_READ_LOCK,
-    KernelFn.RCU_READ_LOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK_NESTED,
-    KernelFn.RCU_READ_UNLOCK,
-    KernelFn.BLK_MQ_SUBMIT_BIO,
-    KernelFn.BLK_MQ_GET_TAG_FAILED,
-    KernelFn.SBITMAP_PREPARE_TO_WAIT,
-    KernelFn.SCHEDULE
-  };
+  public static final KernelFn[] TAG_SLEEP_PATH =
+      enteringQueue(
+          KernelFn.BLK_MQ_SUBMIT_BIO,
+          KernelFn.BLK_MQ_GET_TAG_FAILED,
+          KernelFn.SBITMAP_PREPARE_TO_WAIT,
+          KernelFn.SCHEDULE);
 
   /** Woken, it found no tag again: back on the wait queue, asleep. */
   static final KernelFn[] TAG_SLEEP_AGAIN_PATH = {
