@@ -55,6 +55,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           CompletedElsewhere,
           SyncReadEnded,
           WantsUringLock,
+          IoWqEnqueue,
+          UringUnlocked,
+          WorkerGranted,
+          WorkerSliceEnds,
           WorkerWants,
           WorkerYields,
           WorkerPreempted,
@@ -70,6 +74,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       return timer.atPs();
     }
   }
+
+  /** The slot of the CPU's io-wq worker, in the adapters that carry its answers. */
+  public static final int WORKER = -1;
 
   /** A bioset's answer to the task in {@code slot}, through its adapter. */
   public record FromBioSet(int slot, BioSetActor.Reply reply) implements Command {
@@ -91,13 +98,31 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    * The io-wq worker issued {@code req} and takes its ring's {@code uring_lock} to put it on the
    * IOPOLL list ({@code io_iopoll_req_issued} with {@code IO_URING_F_UNLOCKED}).
    */
-  public record WantsUringLock(long atPs, IoKiocb req, SimRef<IoWqWorker.Command> worker)
+  public record WantsUringLock(long atPs, IoKiocb req, SimRef<Command> worker) implements Command {}
+
+  /**
+   * {@code io_queue_async_work}: requests of {@code owner}'s ring punted to the io-wq worker this
+   * CPU runs.
+   */
+  public record IoWqEnqueue(long atPs, List<IoKiocb> reqs, SimRef<Command> owner)
       implements Command {}
+
+  /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
+  public record UringUnlocked(long atPs) implements Command {}
+
+  /**
+   * The worker sharing this CPU runs from {@code atPs}; {@code threadEnded}: the thread has exited,
+   * and only the ring's teardown polls the tags free.
+   */
+  public record WorkerGranted(long atPs, boolean threadEnded) implements Command {}
+
+  /** The tick at {@code atPs} ends the worker's slice, in which it spins ({@link WorkerSpin}). */
+  public record WorkerSliceEnds(long atPs, long spin) implements Command {}
 
   /**
    * The thread's io-wq worker, which shares this CPU (it has none of its own), is runnable, woken
    * for work or for a tag: it runs where the thread schedules, or when the CPU is idle. The CPU
-   * answers with {@link IoWqWorker.CpuGranted}.
+   * answers with {@link WorkerGranted}.
    */
   public record WorkerWants(long atPs) implements Command {}
 
@@ -195,17 +220,25 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    * @param worker its io-wq worker, or null if it needs none
    */
   public record TaskLinks(
-      int slot, Submitter sub, IoRingCtx ring, CpuConfig cfg, SimRef<IoWqWorker.Command> worker) {}
+      int slot, Submitter sub, IoRingCtx ring, CpuConfig cfg, SimRef<Command> worker) {}
 
+  private final int index;
   private final List<Task> tasks;
+
+  /** What the CPU's tasks share, or null on a CPU that runs an io-wq worker only. */
   private final CpuCore core;
+
   private final CpuSchedule schedule;
+
+  /** The io-wq worker this CPU runs, or null. */
+  private final IoWqWorker worker;
 
   /**
    * @param index the CPU's number
    * @param threads its submitter threads, in slot order
    * @param onlineCpus the machine's CPUs, which scale the scheduler's tunables
    * @param tick the scheduler tick, which ends the slices of tasks that share the CPU
+   * @param worker the io-wq worker the CPU runs (beside its threads, or alone), or null
    */
   public Cpu(
       int index,
@@ -213,8 +246,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       List<TaskLinks> threads,
       PathCosts costs,
       int onlineCpus,
-      blksim.queues.kernel.sched.SchedTick tick) {
+      blksim.queues.kernel.sched.SchedTick tick,
+      IoWqWorker worker) {
     super(links.self().name(), Command.class);
+    this.index = index;
+    this.worker = worker;
     List<Task> made = new java.util.ArrayList<>();
     CpuCore first = null;
     for (TaskLinks t : threads) {
@@ -226,32 +262,66 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     this.tasks = List.copyOf(made);
     this.core = first;
     this.schedule =
-        new CpuSchedule(
-            core,
-            tasks,
-            new IrqPath(core, tasks),
-            new blksim.queues.kernel.sched.Rq(onlineCpus, tick));
+        first == null
+            ? null
+            : new CpuSchedule(
+                core,
+                tasks,
+                new IrqPath(core, tasks),
+                new blksim.queues.kernel.sched.Rq(onlineCpus, tick));
   }
 
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
         .on(Start.class, (m, out) -> schedule.pass(m.atPs(), out))
-        .on(FromBioSet.class, (m, out) -> schedule.onBioSetReply(m.slot(), m.reply(), out))
-        .on(FromBlock.class, (m, out) -> schedule.onBlockReply(m.slot(), m.reply(), out))
+        .on(FromBioSet.class, this::onBioSetReply)
+        .on(FromBlock.class, this::onBlockReply)
         .on(Resume.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
         .on(Resched.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
-        .on(FromDevice.class, (m, out) -> schedule.onInterrupt(m.irq(), out))
-        .on(Tick.class, schedule::onTick)
+        .on(FromDevice.class, this::onInterrupt)
+        .on(Tick.class, (m, out) -> schedule.onTick(m, out))
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(SyncReadEnded.class, this::onSyncReadEnded)
         .on(WantsUringLock.class, this::onWantsUringLock)
-        .on(WorkerWants.class, schedule::onWorkerWants)
+        .on(IoWqEnqueue.class, (m, out) -> worker.onEnqueue(m, out))
+        .on(UringUnlocked.class, (m, out) -> worker.onUringUnlocked(m, out))
+        .on(WorkerGranted.class, (m, out) -> worker.onGranted(m, out))
+        .on(WorkerSliceEnds.class, (m, out) -> worker.onSliceEnds(m, out))
+        .on(WorkerWants.class, (m, out) -> schedule.onWorkerWants(m, out))
         .on(WorkerYields.class, (m, out) -> schedule.onWorkerYields(m.atPs(), out))
-        .on(WorkerPreempted.class, schedule::onWorkerPreempted)
+        .on(WorkerPreempted.class, (m, out) -> schedule.onWorkerPreempted(m, out))
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> task(m.submitter()).core.sub.finish())
         .build();
+  }
+
+  private void onBioSetReply(FromBioSet m, Outbox out) {
+    if (m.slot() == WORKER) {
+      worker.onBioSetReply(m.reply(), out);
+    } else {
+      schedule.onBioSetReply(m.slot(), m.reply(), out);
+    }
+  }
+
+  private void onBlockReply(FromBlock m, Outbox out) {
+    if (m.slot() == WORKER) {
+      worker.onBlockReply(m.reply(), out);
+    } else {
+      schedule.onBlockReply(m.slot(), m.reply(), out);
+    }
+  }
+
+  /**
+   * An interrupt: on a CPU that runs its io-wq worker only, the worker's CPU takes it ({@link
+   * WorkerInterrupts}); else the interrupt path of the CPU's tasks, whoever issued the request.
+   */
+  private void onInterrupt(FromDevice m, Outbox out) {
+    if (schedule == null) {
+      worker.onInterrupt(m.irq(), out);
+    } else {
+      schedule.onInterrupt(m.irq(), out);
+    }
   }
 
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
@@ -321,7 +391,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   public int index() {
-    return core.index;
+    return index;
+  }
+
+  /** The io-wq worker this CPU runs, or null. */
+  public IoWqWorker worker() {
+    return worker;
   }
 
   /** The submitter threads this CPU runs, in slot order. */
@@ -331,15 +406,19 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** The CPU's run queue: what its tasks ran and waited. */
   public blksim.queues.kernel.sched.CfsRq runQueue() {
-    return schedule.runQueue();
+    return schedule == null ? null : schedule.runQueue();
   }
 
+  /** What the CPU's threads and their interrupts cost (its io-wq worker keeps its own). */
   public CostLedger ledger() {
-    return core.charger.ledger();
+    return core == null ? new CostLedger() : core.charger.ledger();
   }
 
   /** Checks the submitters and their rings: every I/O submitted completed exactly once. */
   public void audit(Books books) {
+    if (schedule == null) {
+      return; // its worker's books are the worker's
+    }
     for (Task task : tasks) {
       books.drained(
           task.thread.done(),

@@ -81,7 +81,7 @@ final class CpuCore implements RingTask {
   final Map<String, SimRef<MappedDeviceActor.Command>> dms;
 
   /** The CPU running this thread's io-wq worker, or null when no bio can lack a tag. */
-  final SimRef<IoWqWorker.Command> worker;
+  final SimRef<Cpu.Command> worker;
 
   /** This CPU's address for a bioset's answers. */
   final SimRef<BioSetActor.Reply> biosetReplies;

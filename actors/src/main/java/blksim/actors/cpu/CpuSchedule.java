@@ -400,7 +400,7 @@ final class CpuSchedule {
     lent = true;
     workerWants = false;
     workerFromPs = 0;
-    out.send(core.worker, new IoWqWorker.CpuGranted(t, thread.exiting()));
+    out.send(core.worker, new Cpu.WorkerGranted(t, thread.exiting()));
   }
 
   /** The tick preempted the worker: it stays runnable, and the thread has its slice first. */

@@ -8,7 +8,7 @@ import java.util.function.LongConsumer;
 /**
  * The CPU an io-wq worker runs on when no CPU is left for it: its submitter's, shared with the
  * thread. The worker runs only while the CPU is lent to it ({@link Cpu.WorkerWants}, {@link
- * IoWqWorker.CpuGranted}) and gives it back each time it sleeps ({@link Cpu.WorkerYields}). The
+ * Cpu.WorkerGranted}) and gives it back each time it sleeps ({@link Cpu.WorkerYields}). The
  * interrupts of the requests it issues are the CPU's: they run in the thread's interrupt path. A
  * worker with a CPU of its own runs at once.
  */

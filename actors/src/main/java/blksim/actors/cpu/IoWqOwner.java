@@ -78,7 +78,7 @@ final class IoWqOwner {
       req.setAtWorker(true);
     }
     atWorker += reqs.size();
-    out.send(c.worker, new IoWqWorker.Enqueue(t, List.copyOf(reqs), c.self));
+    out.send(c.worker, new Cpu.IoWqEnqueue(t, List.copyOf(reqs), c.self));
     return t;
   }
 
@@ -154,6 +154,6 @@ final class IoWqOwner {
     c.ring.iopollReqIssued(m.req());
     m.req().setAtWorker(false);
     atWorker--;
-    out.send(m.worker(), new IoWqWorker.UringUnlocked(t));
+    out.send(m.worker(), new Cpu.UringUnlocked(t));
   }
 }

@@ -3,10 +3,7 @@ package blksim.actors.cpu;
 import blksim.actors.block.BlockDevice;
 import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
-import blksim.actors.engine.AbstractComponent;
-import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
-import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
@@ -23,65 +20,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A CPU with no submitter, running one thread's io-wq worker ({@link IoWq}): it issues the requests
- * the thread punted, one at a time. On an IOPOLL ring each bio is REQ_NOWAIT ({@code
- * bio_set_polled}): the worker retries it until it gets a tag, and puts each on the ring's IOPOLL
- * list under the ring's {@code uring_lock}, spinning while the thread holds it. Otherwise the issue
- * blocks: with no tag the worker sleeps on the queue's tag wait queue until a freed tag wakes it,
- * and the request's timer (null_blk irqmode=2) fires on this CPU ({@link WorkerIrq}).
+ * One thread's io-wq worker ({@code struct io_worker}, fs/io-wq.c), a task of the {@link Cpu} it
+ * runs on: a CPU with no submitter, or its thread's ({@link HostCpu}). It issues the requests the
+ * thread punted, one at a time. On an IOPOLL ring each bio is REQ_NOWAIT ({@code bio_set_polled}):
+ * the worker retries it until it gets a tag, and puts each on the ring's IOPOLL list under the
+ * ring's {@code uring_lock}, spinning while the thread holds it. Otherwise the issue blocks: with
+ * no tag the worker sleeps on the queue's tag wait queue until a freed tag wakes it, and the
+ * request's timer (null_blk irqmode=2) fires on this CPU ({@link WorkerIrq}).
  *
  * <p>The scheduler wakes an io-wq worker on an idle CPU of the node (5.16 binds workers to the
  * node, not to the submitter's CPU); blksim gives each thread that may need one a CPU of its own,
  * or, when the machine has none left, runs it on its submitter's CPU ({@link HostCpu}).
  */
-public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
+public final class IoWqWorker {
 
-  /** Everything an io-wq worker understands. */
-  public sealed interface Command extends SimMessage
-      permits Enqueue, UringUnlocked, CpuGranted, SliceEnds, FromBioSet, FromBlock, FromDevice {}
-
-  /** {@code io_queue_async_work}: requests of {@code owner}'s ring punted to its io-wq worker. */
-  public record Enqueue(long atPs, List<IoKiocb> reqs, SimRef<Cpu.Command> owner)
-      implements Command {}
-
-  /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
-  public record UringUnlocked(long atPs) implements Command {}
-
-  /**
-   * The submitter's CPU, which the worker shares, runs the worker from {@code atPs}; {@code
-   * threadEnded}: the thread has exited, and only the ring's teardown polls the tags free.
-   */
-  public record CpuGranted(long atPs, boolean threadEnded) implements Command {}
-
-  /** The tick at {@code atPs} ends the worker's slice, in which it spins ({@link WorkerSpin}). */
-  public record SliceEnds(long atPs, long spin) implements Command {}
-
-  /** A bioset's answer, through the worker's adapter. */
-  public record FromBioSet(BioSetActor.Reply reply) implements Command {
-    @Override
-    public long atPs() {
-      return reply.atPs();
-    }
-  }
-
-  /** A block device's answer, through the worker's adapter. */
-  public record FromBlock(BlockDevice.Reply reply) implements Command {
-    @Override
-    public long atPs() {
-      return reply.atPs();
-    }
-  }
-
-  /** An interrupt of a driver for what this CPU queued (null_blk's timers). */
-  public record FromDevice(NullBlkActor.Interrupt irq) implements Command {
-    @Override
-    public long atPs() {
-      return irq.atPs();
-    }
-  }
-
+  private final String name;
   private final int index;
-  private final SimRef<Command> self;
+  private final SimRef<Cpu.Command> self;
   private final SimRef<NullBlkActor.Interrupt> interrupts;
   private final WorkerIrq irq;
   private final SimRef<BioSetActor.Reply> biosetReplies;
@@ -105,57 +60,67 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   private boolean retryAfterPut;
 
   /**
+   * @param name the worker's name, as its books and its ledger give it
    * @param index the CPU's number
+   * @param self the CPU it runs on, which hands it what comes for it ({@link Cpu#WORKER})
    * @param cfg the owner thread's files, mapped to the hardware queues of this CPU
-   * @param host the submitter's CPU when the worker shares it, or null when the CPU is its own
+   * @param shared whether the CPU is its submitter's, shared with the thread
    * @param slice the CFS slice on the submitter's CPU, which ends a shared worker's -EAGAIN loop
    */
   public IoWqWorker(
+      String name,
       int index,
-      SimRef<Command> self,
+      SimRef<Cpu.Command> self,
       SimRef<BioSetActor.Command> bioset,
       CpuConfig cfg,
       PathCosts costs,
-      SimRef<Cpu.Command> host,
+      boolean shared,
       CfsSlice slice) {
-    super(self.name(), Command.class);
+    this.name = name;
     this.index = index;
     this.self = self;
-    this.biosetReplies = self.adapt(FromBioSet::new);
-    this.blockReplies = self.adapt(FromBlock::new);
+    this.biosetReplies = self.adapt(r -> new Cpu.FromBioSet(Cpu.WORKER, r));
+    this.blockReplies = self.adapt(r -> new Cpu.FromBlock(Cpu.WORKER, r));
     this.bioset = bioset;
     this.cfg = cfg;
-    this.charger = new Charger(costs, name());
-    this.interrupts = self.adapt(FromDevice::new);
+    this.charger = new Charger(costs, name);
+    this.interrupts = self.adapt(Cpu.FromDevice::new);
     this.irq = new WorkerIrq(index, charger, bioset, biosetReplies, interrupts, cfg.iopoll());
     this.lock = new UringLockWait(index, charger, costs.lineTransferPs());
-    HostCpu cpu = new HostCpu(host, self.name());
+    HostCpu cpu = new HostCpu(shared ? self : null, name);
     WorkerSpin spin =
-        host != null && cfg.iopoll()
+        shared && cfg.iopoll()
             ? new WorkerSpin(slice, charger, index, cpu, cfg.allocCache())
             : null;
-    this.sched = new WorkerSchedule(self.name(), index, charger, cpu, spin, irq, lock);
-    // the interrupts of what it issues are its CPU's: the host's interrupt path takes them
-    this.irqTo = host == null ? interrupts : host.adapt(Cpu.FromDevice::new);
-    this.irqEndsTo = host == null ? blockReplies : host.adapt(r -> new Cpu.FromBlock(0, r));
+    this.sched = new WorkerSchedule(name, index, charger, cpu, spin, irq, lock);
+    // the interrupts of what it issues are its CPU's: on its thread's, the thread's interrupt path
+    // takes them
+    this.irqTo = interrupts;
+    this.irqEndsTo = shared ? self.adapt(r -> new Cpu.FromBlock(0, r)) : blockReplies;
   }
 
-  @Override
-  protected Handlers<Command> createHandlers() {
-    return Handlers.<Command>builder()
-        .on(Enqueue.class, this::onEnqueue)
-        .on(FromBioSet.class, this::onBioSetReply)
-        .on(FromBlock.class, this::onBlockReply)
-        .on(
-            UringUnlocked.class,
-            (m, out) -> sched.chainReply(m.atPs(), t -> onUringUnlocked(t, out), out))
-        .on(FromDevice.class, (m, out) -> sched.interrupt(m.irq(), out))
-        .on(CpuGranted.class, (m, out) -> sched.granted(m.atPs(), m.threadEnded(), out))
-        .on(SliceEnds.class, (m, out) -> spinEnds(m.spin(), m.atPs(), true, out))
-        .build();
+  /** The ring's {@code uring_lock} is the worker's at {@code at}: it adds its request. */
+  void onUringUnlocked(Cpu.UringUnlocked m, Outbox out) {
+    sched.chainReply(m.atPs(), t -> onUringUnlocked(t, out), out);
   }
 
-  private void onBioSetReply(FromBioSet m, Outbox out) {
+  /** An interrupt of a driver for what this CPU queued (null_blk's timers). */
+  void onInterrupt(NullBlkActor.Interrupt irq, Outbox out) {
+    sched.interrupt(irq, out);
+  }
+
+  /** The submitter's CPU, which the worker shares, runs it from the message's time. */
+  void onGranted(Cpu.WorkerGranted m, Outbox out) {
+    sched.granted(m.atPs(), m.threadEnded(), out);
+  }
+
+  /** The tick that ends the worker's slice, in which it spins ({@link WorkerSpin}). */
+  void onSliceEnds(Cpu.WorkerSliceEnds m, Outbox out) {
+    spinEnds(m.spin(), m.atPs(), true, out);
+  }
+
+  /** A bioset's answer to the worker. */
+  void onBioSetReply(BioSetActor.Reply m, Outbox out) {
     if (sched.inIrq()) {
       sched.irqReturned(irq.onBiosPut(m.atPs(), out), out);
     } else if (lockAfterPut) {
@@ -164,7 +129,7 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     } else if (retryAfterPut) {
       retryAfterPut = false;
       sched.chainReply(m.atPs(), t -> retry(t, out), out);
-    } else if (m.reply() instanceof BioSetActor.Allocated a) {
+    } else if (m instanceof BioSetActor.Allocated a) {
       sched.chainReply(
           a.atPs(), t -> onBiosAllocated(new BioSetActor.Allocated(t, a.bios()), out), out);
     } else {
@@ -172,23 +137,24 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     }
   }
 
-  private void onBlockReply(FromBlock m, Outbox out) {
-    if (m.reply() instanceof BlockDevice.IrqEnded e) {
+  /** A block device's answer to the worker. */
+  void onBlockReply(BlockDevice.Reply m, Outbox out) {
+    if (m instanceof BlockDevice.IrqEnded e) {
       sched.irqReturned(irq.onIrqEnded(e, out), out);
-    } else if (m.reply() instanceof BlockDevice.Slept s) {
+    } else if (m instanceof BlockDevice.Slept s) {
       sched.sleptOnTag(s.atPs(), out);
-    } else if (m.reply() instanceof BlockDevice.Woken w) {
+    } else if (m instanceof BlockDevice.Woken w) {
       sched.wokenForTag(w.atPs(), t -> retryTag(t, out), out);
-    } else if (m.reply() instanceof BlockDevice.TagFreed f) {
+    } else if (m instanceof BlockDevice.TagFreed f) {
       spinEnds(f.spin(), f.atPs(), false, out);
-    } else if (m.reply() instanceof BlockDevice.Submitted q) {
+    } else if (m instanceof BlockDevice.Submitted q) {
       sched.chainReply(
           q.atPs(),
           t ->
               onBiosQueued(new BlockDevice.Submitted(t, q.count(), q.ended(), q.wouldBlock()), out),
           out);
     } else {
-      throw new InvariantBroken(name() + ": the io-wq worker does not poll");
+      throw new InvariantBroken(name + ": the io-wq worker does not poll");
     }
   }
 
@@ -202,7 +168,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     return new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, irqTo, irqEndsTo);
   }
 
-  private void onEnqueue(Enqueue m, Outbox out) {
+  /** {@code io_queue_async_work}: requests of the owner's ring punted to the worker. */
+  void onEnqueue(Cpu.IoWqEnqueue m, Outbox out) {
     owner = m.owner();
     irq.owner(owner);
     boolean woken = wq.enqueue(m.reqs());
@@ -343,6 +310,11 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
     return lock.waitedPs();
   }
 
+  /** The worker's name, as its books give it. */
+  public String name() {
+    return name;
+  }
+
   public CostLedger ledger() {
     return charger.ledger();
   }
@@ -368,8 +340,8 @@ public final class IoWqWorker extends AbstractComponent<IoWqWorker.Command> {
   }
 
   public void audit(Books books) {
-    wq.audit(books, name());
-    books.drained(current == null, name() + ": the io-wq worker was left with a request");
+    wq.audit(books, name);
+    books.drained(current == null, name + ": the io-wq worker was left with a request");
     sched.audit(books);
   }
 }

@@ -147,7 +147,7 @@ final class WorkerSchedule {
       long t,
       SimRef<BlockDevice.Command> to,
       BlockDevice.Call call,
-      SimRef<IoWqWorker.Command> self,
+      SimRef<Cpu.Command> self,
       Outbox out) {
     spin.start(t, to, call, self, out);
   }

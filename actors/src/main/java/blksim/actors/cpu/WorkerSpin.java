@@ -94,13 +94,13 @@ final class WorkerSpin {
 
   /**
    * The worker's try at {@code t} found no tag on {@code to}: it turns in the loop from there,
-   * until the queue says a tag was freed or its slice's tick ({@link IoWqWorker.SliceEnds}) comes.
+   * until the queue says a tag was freed or its slice's tick ({@link Cpu.WorkerSliceEnds}) comes.
    */
   void start(
       long t,
       SimRef<BlockDevice.Command> to,
       BlockDevice.Call call,
-      SimRef<IoWqWorker.Command> self,
+      SimRef<Cpu.Command> self,
       Outbox out) {
     spinning = true;
     startPs = t;
@@ -109,7 +109,7 @@ final class WorkerSpin {
     if (tick > t) {
       out.send(to, new BlockDevice.SpinFor(t, call, tick, id));
     }
-    out.send(self, new IoWqWorker.SliceEnds(Math.max(t, tick), id));
+    out.send(self, new Cpu.WorkerSliceEnds(Math.max(t, tick), id));
   }
 
   /**

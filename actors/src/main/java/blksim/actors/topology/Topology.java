@@ -197,10 +197,15 @@ public final class Topology {
     }
     ModelSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
-    List<SimRef<IoWqWorker.Command>> workerRefs = new ArrayList<>();
+    // a worker with a CPU of its own runs on a CPU actor of its own; one with no CPU left runs on
+    // its submitter's (ModelSupport.workerCpus)
+    List<SimRef<Cpu.Command>> workerRefs = new ArrayList<>();
     for (int t = 0; t < workerCpus.size(); t++) {
-      workerRefs.add(registry.reserve("cpu" + workerCpus.get(t) + "-iou-wrk" + t));
+      int w = workerCpus.get(t);
+      workerRefs.add(
+          w == plan.submitterCpus().get(t) ? cpuRefs.get(t) : registry.reserve("cpu" + w));
     }
+    Map<Integer, IoWqWorker> workerOn = new TreeMap<>();
     Map<Integer, List<Cpu.TaskLinks>> threadsOf = new java.util.LinkedHashMap<>();
     for (int t = 0; t < u.threads(); t++) {
       int cpuId = plan.submitterCpus().get(t);
@@ -228,7 +233,7 @@ public final class Topology {
               cq,
               sizes,
               RandomStreams.of(s.run().seed(), "submitter" + t));
-      SimRef<IoWqWorker.Command> workerRef = workerRefs.isEmpty() ? null : workerRefs.get(t);
+      SimRef<Cpu.Command> workerRef = workerRefs.isEmpty() ? null : workerRefs.get(t);
       threadsOf
           .computeIfAbsent(cpuId, k -> new ArrayList<>())
           .add(
@@ -236,19 +241,18 @@ public final class Topology {
                   slots.get(t), sub, new IoRingCtx(sq, cq, owners.get(t)), cfg, workerRef));
       if (workerRef != null) {
         int w = workerCpus.get(t);
-        // no CPU left for it: it shares its submitter's (ModelSupport.workerCpus)
-        SimRef<Cpu.Command> host = w == cpuId ? cpuRefs.get(t) : null;
         IoWqWorker worker =
             new IoWqWorker(
+                "cpu" + w + "-iou-wrk" + t,
                 w,
                 workerRef,
                 biosetRef,
                 cfg,
                 costs,
-                host,
+                w == cpuId,
                 new CfsSlice(nrCpus, TickSched.schedTick(s)));
         workers.add(worker);
-        registry.bind(workerRef, worker);
+        workerOn.put(w, worker);
       }
     }
     for (Map.Entry<Integer, List<Cpu.TaskLinks>> e : threadsOf.entrySet()) {
@@ -262,7 +266,8 @@ public final class Topology {
               e.getValue(),
               costs,
               nrCpus,
-              TickSched.schedTick(s));
+              TickSched.schedTick(s),
+              workerOn.remove(cpuId));
       cpus.add(cpu);
       registry.bind(ref, cpu);
       registry.initial(ref, new Cpu.Start(0));
@@ -270,6 +275,20 @@ public final class Topology {
       if (tick != null) {
         registry.initial(ref, new Cpu.Tick(tick));
       }
+    }
+    for (IoWqWorker worker : workerOn.values()) { // those on CPUs of their own
+      SimRef<Cpu.Command> ref = workerRefs.get(workers.indexOf(worker));
+      registry.bind(
+          ref,
+          new Cpu(
+              worker.index(),
+              new Cpu.Links(
+                  ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
+              List.of(),
+              costs,
+              nrCpus,
+              TickSched.schedTick(s),
+              worker));
     }
     dmsetups =
         DmStack.setups(
