@@ -6,6 +6,7 @@ import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
+import blksim.queues.block.fops.BlkdevDirectIoSimple;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
@@ -387,8 +388,8 @@ final class CpuCore implements RingTask {
 
   /**
    * bi_end_io of a bio an interrupt ended: an io_uring request's ({@link #endIo}), an aio request's
-   * ({@code aio_complete_rw} posts its event), or a sync read's on the stack ({@code
-   * blkdev_bio_end_io_simple}: its task wakes).
+   * ({@code aio_complete_rw} posts its event), or a sync read's on the stack ({@link
+   * BlkdevDirectIoSimple#blkdevBioEndIoSimple}: its task's wait is over).
    *
    * @return the functions it ran
    */
@@ -398,8 +399,7 @@ final class CpuCore implements RingTask {
       return CpuPaths.AIO_END_IO_PATH;
     }
     if (bio.pool() == null) {
-      bio.setOwner(null); // WRITE_ONCE(bio->bi_private, NULL): the task's wait is over
-      return CpuPaths.SYNC_END_IO_PATH;
+      return BlkdevDirectIoSimple.blkdevBioEndIoSimple(bio);
     }
     IoKiocb req = (IoKiocb) bio.owner();
     return taskOf(req).endIo(req, res(bio));

@@ -1,5 +1,6 @@
 package blksim.actors.cpu;
 
+import blksim.queues.block.fops.BlkdevDirectIoSimple;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.IoUringEnter;
@@ -7,9 +8,10 @@ import blksim.queues.io_uring.Iopoll;
 
 /**
  * The kernel functions the CPU's stretches of the path that have no model of their own run (libaio,
- * preadv2, io-wq's worker, interrupts), in order, each a table. io_uring's are beside the code that
- * charges them ({@link IoUringEnter}, {@link Iopoll}, {@link IoRw}); the three of {@link IoRw} that
- * these paths run too are named here as well.
+ * io-wq's worker, interrupts), in order, each a table. io_uring's are beside the code that charges
+ * them ({@link IoUringEnter}, {@link Iopoll}, {@link IoRw}), preadv2's beside block/fops.c's
+ * ({@link BlkdevDirectIoSimple}); the three of {@link IoRw} that these paths run too are named here
+ * as well.
  */
 final class CpuPaths {
   private CpuPaths() {}
@@ -71,21 +73,6 @@ final class CpuPaths {
       KernelFn.RCU_READ_UNLOCK_AIO
     };
   }
-
-  /** preadv2 ({@code -S1}) down to submit_bio, per read; the bio is on the stack. */
-  static final KernelFn[] PREADV2_PATH = {
-    KernelFn.SYSCALL,
-    KernelFn.FDGET_FDPUT,
-    KernelFn.VFS_READV,
-    KernelFn.BLKDEV_READ_ITER,
-    KernelFn.BLKDEV_DIRECT_IO_SIMPLE,
-    KernelFn.BIO_INIT
-  };
-
-  /** A sync read's bio ended: bio_endio, and its end_io, which wakes the task if it sleeps. */
-  static final KernelFn[] SYNC_END_IO_PATH = {
-    KernelFn.BIO_ENDIO, KernelFn.BLKDEV_BIO_END_IO_SIMPLE
-  };
 
   /**
    * A request whose bio found no tag: the bio ends with -EAGAIN, io_read sets up async data, and

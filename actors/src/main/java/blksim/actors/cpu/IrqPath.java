@@ -7,6 +7,7 @@ import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.devices.drivers.md.DmIo;
 import blksim.queues.block.bio.Bio;
+import blksim.queues.block.fops.BlkdevDirectIoSimple;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.fs.aio.AioKiocb;
@@ -121,7 +122,7 @@ final class IrqPath {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
         t += c.charge(what, CpuPaths.IRQ_END_PATH, 1);
       } else {
-        if (bio.owner() instanceof SyncReadPath.Waiter w) {
+        if (bio.owner() instanceof BlkdevDirectIoSimple.Waiter w) {
           touched[c.taskOf(w.owner()).slot] = true; // blkdev_bio_end_io_simple wakes its task
         } else if (bio.owner() instanceof AioKiocb req) {
           touched[c.taskOf(req.ctx()).slot] = true;
