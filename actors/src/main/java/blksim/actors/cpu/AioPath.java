@@ -7,29 +7,28 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
-import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.fs.aio.AioCall;
 import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.fs.aio.IoEvent;
+import blksim.queues.fs.aio.IoSubmit;
 import blksim.queues.fs.aio.KioCtx;
+import blksim.queues.fs.aio.ReadEvents;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.EnterLoop.Phase;
 import blksim.queues.io_uring.Sqe;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code t/io_uring -a1}'s thread on its CPU ({@code submitter_aio_fn}): {@code io_submit} of a
- * batch of iocbs, then {@code io_getevents} until it has {@code to_wait} events (fs/aio.c 5.16).
- * Each iocb takes an {@code aio_kiocb} and a bio from the mempool (aio sets no {@code
- * IOCB_ALLOC_CACHE}), under a plug of more than 2 (no {@code nr_ios}); with irqmode 0 or 1 the
- * request ends in {@code queue_rq} as the plug is flushed, and {@code aio_complete_rw} puts its
- * event in the ring before {@code io_submit} returns; with irqmode 2 it ends in its timer's
- * interrupt, which wakes the task if it sleeps in {@code io_getevents}. A bio that finds no tag
- * (more requests at once than the queue has tags, with irqmode 2) sleeps in {@code blk_mq_get_tag}
- * until a freed tag wakes it, and {@code io_submit} goes on.
+ * batch of iocbs, then {@code io_getevents} until it has {@code to_wait} events. The kernel's part
+ * is fs/aio.c's ({@link IoSubmit}, {@link ReadEvents}); this turns each place its path leaves
+ * fs/aio.c ({@link AioCall}) into its message and brings the answer back, and keeps what is the
+ * CPU's: the batch's bios by the hardware queue each goes to ({@link SubmitGroup}), and a bio that
+ * finds no tag (more requests at once than the queue has tags, with irqmode 2), which sleeps in
+ * {@code blk_mq_get_tag} until a freed tag wakes it, and {@code io_submit} goes on.
  */
 final class AioPath implements ThreadLoop {
   /** What the thread does when a syscall returns to user space. */
@@ -42,9 +41,10 @@ final class AioPath implements ThreadLoop {
   private final EnterLoop loop;
   private final SubmitterPath thread;
   private final KioCtx ctx;
+  private final IoSubmit submit;
+  private final ReadEvents getEvents;
   private final ArrayDeque<SubmitGroup<AioKiocb>> groups = new ArrayDeque<>();
   private List<Sqe> iocbs = List.of();
-  private List<AioKiocb> pending = List.of();
   private List<IoEvent> events = List.of();
   private Returned returned;
   private int toWait;
@@ -59,6 +59,8 @@ final class AioPath implements ThreadLoop {
     this.loop = thread.loop();
     this.thread = thread;
     this.ctx = c.aio;
+    this.submit = new IoSubmit(c.charger, c.index, ctx, c.self.name());
+    this.getEvents = new ReadEvents(c.charger, c.index, ctx);
   }
 
   /** The loop's head: prep iocbs if none are left over, then io_submit. */
@@ -71,31 +73,9 @@ final class AioPath implements ThreadLoop {
     }
     c.sub.beginPass(toPrep > 0 ? iocbs.size() : 0);
     toWait = c.sub.enterArgs().toWait();
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.IO_SUBMIT_PATH, 1);
-    List<AioKiocb> reqs = new ArrayList<>();
-    for (Sqe iocb : iocbs) {
-      reqs.add(ctx.getReq(iocb));
-    }
+    List<Sqe> submitting = iocbs;
     iocbs = List.of();
-    if (reqs.isEmpty()) {
-      submitted(t, out);
-      return;
-    }
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.IO_SUBMIT_ONE_PATH, reqs.size());
-    pending = reqs;
-    send(
-        Phase.ALLOC_BIOS,
-        c.bioset,
-        new BioSetActor.AllocBios(
-            t,
-            c.index,
-            CpuTime.SUBMIT,
-            reqs.size(),
-            false,
-            c.cfg.nrVecs(),
-            KernelFn.BIO_ALLOC_KIOCB,
-            c.biosetReplies),
-        out);
+    call(submit.ioSubmit(submitting, t), out);
   }
 
   /** A reply to the thread's call. */
@@ -103,7 +83,7 @@ final class AioPath implements ThreadLoop {
   public void handle(SimMessage m, Outbox out) {
     if (m instanceof BioSetActor.Allocated a) {
       loop.answered(Phase.ALLOC_BIOS);
-      allocated(a, out);
+      call(submit.bioAllocated(a.bios(), a.atPs()), out);
     } else if (m instanceof BlockDevice.Submitted q) {
       loop.answered(Phase.SUBMIT_BIOS);
       queued(q, out);
@@ -133,25 +113,58 @@ final class AioPath implements ThreadLoop {
   }
 
   /**
-   * __blkdev_direct_IO_async of each iocb: its bio set up (not polled, no REQ_NOWAIT), grouped by
-   * hardware queue under a plug with no {@code nr_ios}.
+   * Makes the call where the syscall's path left fs/aio.c ({@link AioCall}): a message, the task's
+   * sleep, or the end of a thread that would sleep for good.
    */
-  private void allocated(BioSetActor.Allocated a, Outbox out) {
-    groups.addAll(SubmitGroup.of(a.bios(), pending, 1, this::setUp));
-    pending = List.of();
-    nextGroup(a.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.PAGES_PATH, a.bios().size()), out);
+  private void call(AioCall call, Outbox out) {
+    if (call instanceof AioCall.AllocBios a) {
+      send(
+          Phase.ALLOC_BIOS,
+          c.bioset,
+          new BioSetActor.AllocBios(
+              a.atPs(),
+              c.index,
+              CpuTime.SUBMIT,
+              a.nr(),
+              a.allocCache(),
+              c.cfg.nrVecs(),
+              KernelFn.BIO_ALLOC_KIOCB,
+              c.biosetReplies),
+          out);
+    } else if (call instanceof AioCall.SubmitBios s) {
+      groups.addAll(SubmitGroup.of(s.bios(), s.reqs(), s.plugNrIos(), this::submitTo));
+      nextGroup(s.atPs(), out);
+    } else if (call instanceof AioCall.Return r) {
+      returned = Returned.FROM_IO_SUBMIT;
+      send(Phase.RETURN, c.self, new Cpu.Resume(r.atPs(), c.slot), out);
+    } else if (call instanceof AioCall.Events e) {
+      events = e.events();
+      returned = Returned.FROM_IO_GETEVENTS;
+      send(Phase.RETURN, c.self, new Cpu.Resume(e.atPs(), c.slot), out);
+    } else if (call instanceof AioCall.Sleep s) {
+      thread.sleep(s.atPs(), Phase.SLEEP);
+    } else if (call instanceof AioCall.Hang h) {
+      c.sub.hangIn(
+          "hangs in io_getevents: min_nr="
+              + h.minNr()
+              + " with "
+              + h.available()
+              + " events in the ring and no more to come; t/io_uring would sleep here until killed");
+      thread.exitThread(h.atPs(), out);
+    }
   }
 
-  private SimRef<BlockDevice.Command> setUp(Bio bio, AioKiocb req) {
-    bio.setRange(req.iocb().off() >> 9, req.iocb().len());
-    bio.setOwner(req);
-    return c.cfg.disk((int) req.iocb().userData()).submitTo(c.index, false);
+  /**
+   * Where submit_bio on this CPU sends {@code bio}, set up: its file's disk's queue, not polled.
+   */
+  private SimRef<BlockDevice.Command> submitTo(Bio bio, AioKiocb req) {
+    return c.cfg.disk((int) req.iocb().userData()).submitTo(c.index, bio.polled());
   }
 
   private void nextGroup(long t, Outbox out) {
     SubmitGroup<AioKiocb> g = groups.peekFirst();
     if (g == null) {
-      submitted(t, out);
+      call(submit.ioSubmitReturned(t), out);
       return;
     }
     send(
@@ -161,19 +174,10 @@ final class AioPath implements ThreadLoop {
         out);
   }
 
-  /**
-   * The plug was flushed: a bio that ended in queue_rq (irqmode 0 or 1) has aio_complete_rw post
-   * its event now; the others end by their timers' interrupts.
-   */
+  /** submit_bio of one group returned: what ended in queue_rq has its event, then bio_put. */
   private void queued(BlockDevice.Submitted q, Outbox out) {
     groups.pollFirst();
-    if (!q.wouldBlock().isEmpty()) {
-      throw new InvariantBroken(c.self.name() + ": an aio bio found no tag");
-    }
-    long t = q.atPs() + c.charge(CpuTime.SUBMIT, CpuPaths.AIO_END_IO_PATH, q.ended().size());
-    for (Bio bio : q.ended()) {
-      ctx.complete((AioKiocb) bio.owner(), CpuCore.res(bio));
-    }
+    long t = submit.submitBioReturned(q.ended(), q.wouldBlock(), q.atPs());
     if (q.ended().isEmpty()) {
       nextGroup(t, out);
       return;
@@ -183,12 +187,6 @@ final class AioPath implements ThreadLoop {
         c.bioset,
         new BioSetActor.PutBios(t, c.index, CpuTime.SUBMIT, q.ended(), c.biosetReplies),
         out);
-  }
-
-  /** io_submit returns to user space. */
-  private void submitted(long t, Outbox out) {
-    returned = Returned.FROM_IO_SUBMIT;
-    send(Phase.RETURN, c.self, new Cpu.Resume(t, c.slot), out);
   }
 
   /** In user space after a syscall: reap what io_getevents gave, then wait for more or loop. */
@@ -206,43 +204,13 @@ final class AioPath implements ThreadLoop {
       toWait -= r;
     }
     if (toWait > 0) {
-      getEvents(t, out);
+      c.sub.aioCall(false);
+      call(getEvents.ioGetevents(toWait, t), out); // min_nr = nr = to_wait
     } else if (c.sub.finishing()) {
       thread.exitThread(t, out);
     } else {
       pass(t, out);
     }
-  }
-
-  /** io_getevents(min_nr = nr = to_wait). */
-  private void getEvents(long t, Outbox out) {
-    c.sub.aioCall(false);
-    waitEvents(t + c.charge(CpuTime.SUBMIT, CpuPaths.IO_GETEVENTS_PATH, 1), out);
-  }
-
-  /**
-   * read_events: copy {@code to_wait} events out once the ring has them, or sleep on {@code
-   * ctx->wait} until an aio_complete wakes the task to look again.
-   */
-  private void waitEvents(long t, Outbox out) {
-    if (ctx.available() + ctx.inFlight() < toWait) {
-      c.sub.hangIn(
-          "hangs in io_getevents: min_nr="
-              + toWait
-              + " with "
-              + ctx.available()
-              + " events in the ring and no more to come; t/io_uring would sleep here until killed");
-      thread.exitThread(t, out);
-      return;
-    }
-    if (ctx.available() < toWait) {
-      thread.sleep(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), Phase.SLEEP);
-      return;
-    }
-    events = ctx.readEvents(toWait);
-    t += c.charge(CpuTime.SUBMIT, KernelFn.AIO_READ_EVENTS_RING, events.size());
-    returned = Returned.FROM_IO_GETEVENTS;
-    send(Phase.RETURN, c.self, new Cpu.Resume(t, c.slot), out);
   }
 
   private <M extends SimMessage> void send(Phase call, SimRef<M> to, M message, Outbox out) {
@@ -254,7 +222,7 @@ final class AioPath implements ThreadLoop {
   @Override
   public void wake(long t, Outbox out) {
     loop.switchedIn();
-    waitEvents(t + c.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1), out);
+    call(getEvents.scheduled(t), out);
   }
 
   @Override

@@ -388,15 +388,14 @@ final class CpuCore implements RingTask {
 
   /**
    * bi_end_io of a bio an interrupt ended: an io_uring request's ({@link #endIo}), an aio request's
-   * ({@code aio_complete_rw} posts its event), or a sync read's on the stack ({@link
-   * BlkdevDirectIoSimple#blkdevBioEndIoSimple}: its task's wait is over).
+   * ({@link blksim.queues.fs.aio.AioKiocb#aioCompleteRw}: its event is posted), or a sync read's on
+   * the stack ({@link BlkdevDirectIoSimple#blkdevBioEndIoSimple}: its task's wait is over).
    *
    * @return the functions it ran
    */
   KernelFn[] endInIrq(blksim.queues.block.bio.Bio bio) {
     if (bio.owner() instanceof blksim.queues.fs.aio.AioKiocb req) {
-      req.ctx().complete(req, res(bio));
-      return CpuPaths.AIO_END_IO_PATH;
+      return req.aioCompleteRw(res(bio));
     }
     if (bio.pool() == null) {
       return BlkdevDirectIoSimple.blkdevBioEndIoSimple(bio);

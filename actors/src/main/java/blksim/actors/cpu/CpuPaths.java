@@ -2,16 +2,20 @@ package blksim.actors.cpu;
 
 import blksim.queues.block.fops.BlkdevDirectIoSimple;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.fs.aio.AioKiocb;
+import blksim.queues.fs.aio.IoSubmit;
+import blksim.queues.fs.aio.ReadEvents;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.IoUringEnter;
 import blksim.queues.io_uring.Iopoll;
 
 /**
- * The kernel functions the CPU's stretches of the path that have no model of their own run (libaio,
- * io-wq's worker, interrupts), in order, each a table. io_uring's are beside the code that charges
- * them ({@link IoUringEnter}, {@link Iopoll}, {@link IoRw}), preadv2's beside block/fops.c's
- * ({@link BlkdevDirectIoSimple}); the three of {@link IoRw} that these paths run too are named here
- * as well.
+ * The kernel functions the CPU's stretches of the path that have no model of their own run (io-wq's
+ * worker, interrupts), in order, each a table. io_uring's are beside the code that charges them
+ * ({@link IoUringEnter}, {@link Iopoll}, {@link IoRw}), libaio's beside fs/aio.c's ({@link
+ * IoSubmit}, {@link ReadEvents}, {@link AioKiocb}) and preadv2's beside block/fops.c's ({@link
+ * BlkdevDirectIoSimple}); the three of {@link IoRw} that these paths run too are named here as
+ * well.
  */
 final class CpuPaths {
   private CpuPaths() {}
@@ -24,55 +28,6 @@ final class CpuPaths {
 
   /** bio_endio to io_complete_rw, which queues task_work, per bio ({@link IoRw#IRQ_END_PATH}). */
   static final KernelFn[] IRQ_END_PATH = IoRw.IRQ_END_PATH;
-
-  /** io_submit ({@code -a1}), per call. */
-  static final KernelFn[] IO_SUBMIT_PATH = aioSyscall(KernelFn.IO_SUBMIT);
-
-  /**
-   * io_submit_one down to the bio's allocation, per iocb, with the RCU section of its {@code
-   * ctx->reqs} get; fget, no registered file.
-   */
-  static final KernelFn[] IO_SUBMIT_ONE_PATH = {
-    KernelFn.IO_SUBMIT_ONE,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO,
-    KernelFn.FGET,
-    KernelFn.BLKDEV_READ_ITER,
-    KernelFn.BLKDEV_DIRECT_IO
-  };
-
-  /**
-   * An aio read's bio ended: blkdev_bio_end_io_async, its pages, aio_complete_rw with the RCU
-   * section of its {@code ctx->reqs} put; per bio.
-   */
-  static final KernelFn[] AIO_END_IO_PATH = {
-    KernelFn.BLKDEV_BIO_END_IO_ASYNC,
-    KernelFn.BIO_RELEASE_PAGES,
-    KernelFn.AIO_COMPLETE_RW,
-    KernelFn.RCU_READ_LOCK_AIO,
-    KernelFn.RCU_READ_UNLOCK_AIO,
-    KernelFn.FPUT
-  };
-
-  /** io_getevents ({@code -a1}), per call. */
-  static final KernelFn[] IO_GETEVENTS_PATH = aioSyscall(KernelFn.IO_GETEVENTS);
-
-  /**
-   * A libaio syscall: the syscall, {@code fn}'s own work, and its three RCU sections:
-   * lookup_ioctx's, the {@code ctx->users} tryget's inside it, and the put's.
-   */
-  private static KernelFn[] aioSyscall(KernelFn fn) {
-    return new KernelFn[] {
-      KernelFn.SYSCALL,
-      fn,
-      KernelFn.RCU_READ_LOCK_AIO,
-      KernelFn.RCU_READ_LOCK_AIO,
-      KernelFn.RCU_READ_UNLOCK_AIO,
-      KernelFn.RCU_READ_UNLOCK_AIO,
-      KernelFn.RCU_READ_LOCK_AIO,
-      KernelFn.RCU_READ_UNLOCK_AIO
-    };
-  }
 
   /**
    * A request whose bio found no tag: the bio ends with -EAGAIN, io_read sets up async data, and

@@ -1,0 +1,72 @@
+package blksim.queues.fs.aio;
+
+import blksim.queues.cost.Charger;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import java.util.List;
+
+/**
+ * One task's {@code io_getevents(2)} on its CPU (fs/aio.c 5.16; docs/kernel.md section 11): the
+ * syscall's own work ({@code lookup_ioctx}), then {@code read_events}, which copies {@code min_nr}
+ * events out of the ring ({@code aio_read_events_ring}) once it has them, or sleeps on {@code
+ * ctx->wait} until an {@code aio_complete} wakes the task to look again. t/io_uring asks for as
+ * many as it waits for ({@code min_nr = nr = to_wait}). Each method charges what the kernel runs to
+ * the task's CPU and returns where the path leaves fs/aio.c ({@link AioCall}).
+ */
+public final class ReadEvents {
+  /** io_getevents itself, per call. */
+  public static final KernelFn[] IO_GETEVENTS_PATH = IoSubmit.syscallPath(KernelFn.IO_GETEVENTS);
+
+  private final Charger charger;
+  private final int cpu;
+  private final KioCtx ctx;
+
+  /** The {@code min_nr} of the call in progress. */
+  private int minNr;
+
+  /**
+   * @param charger the charger of the task's CPU, {@code cpu}
+   * @param ctx the task's libaio context
+   */
+  public ReadEvents(Charger charger, int cpu, KioCtx ctx) {
+    this.charger = charger;
+    this.cpu = cpu;
+    this.ctx = ctx;
+  }
+
+  /** io_getevents at {@code t}, for {@code minNr} events ({@code nr} as many): then read_events. */
+  public AioCall ioGetevents(int minNr, long t) {
+    this.minNr = minNr;
+    return readEvents(t + charger.charge(cpu, CpuTime.SUBMIT, IO_GETEVENTS_PATH, 1));
+  }
+
+  /**
+   * The task that {@code aio_complete} woke is switched back in at {@code t}: {@code schedule()}
+   * returns, and read_events looks at the ring again.
+   */
+  public AioCall scheduled(long t) {
+    return readEvents(schedule(t));
+  }
+
+  /**
+   * {@code read_events} at {@code t}: {@code min_nr} events copied out once the ring has them
+   * ({@code aio_read_events_ring}, per event); fewer, it sleeps until a completion wakes it. One
+   * that waits for more than the ring has and its requests in flight can bring would sleep for good
+   * ({@link AioCall.Hang}).
+   */
+  AioCall readEvents(long t) {
+    if (ctx.available() + ctx.inFlight() < minNr) {
+      return new AioCall.Hang(t, minNr, ctx.available());
+    }
+    if (ctx.available() < minNr) {
+      return new AioCall.Sleep(schedule(t));
+    }
+    List<IoEvent> events = ctx.readEvents(minNr);
+    t += charger.charge(cpu, CpuTime.SUBMIT, KernelFn.AIO_READ_EVENTS_RING, events.size());
+    return new AioCall.Events(t, events);
+  }
+
+  private long schedule(long t) {
+    return t + charger.charge(cpu, CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
+  }
+}
