@@ -22,7 +22,7 @@ class IoSubmitTest {
 
   @Test
   void ioSubmitShouldRunTheSyscallOnceAndIoSubmitOneForEachIocb() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.AllocBios a =
         assertInstanceOf(AioCall.AllocBios.class, b.submit.ioSubmit(b.iocbs(5), 100));
     assertEquals(5, a.nr(), "a bio for each iocb");
@@ -44,7 +44,7 @@ class IoSubmitTest {
 
   @Test
   void aioGetReqShouldTakeARequestForEachIocb() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submitted(4);
     assertEquals(4, b.ctx.submitted());
     assertEquals(4, b.ctx.inFlight());
@@ -56,14 +56,14 @@ class IoSubmitTest {
 
   @Test
   void aioGetReqShouldRefuseMoreRequestsInFlightThanTheRingHasEvents() {
-    AioBench b = new AioBench(4);
+    AioModels b = new AioModels(4);
     List<Sqe> five = b.iocbs(5);
     assertThrows(InvariantBroken.class, () -> b.submit.ioSubmit(five, 0));
   }
 
   @Test
   void ioSubmitOfNoIocbShouldReturnAtOnce() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.Return r = assertInstanceOf(AioCall.Return.class, b.submit.ioSubmit(List.of(), 100));
     assertEquals(100 + b.price(IoSubmit.IO_SUBMIT_PATH), r.atPs(), "the syscall's own work only");
     assertEquals(0, b.calls(KernelFn.IO_SUBMIT_ONE));
@@ -72,27 +72,27 @@ class IoSubmitTest {
 
   @Test
   void anAioReadsBioShouldComeFromTheMempoolNotThePerCpuCache() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.AllocBios a = (AioCall.AllocBios) b.submit.ioSubmit(b.iocbs(2), 0);
     assertFalse(a.allocCache(), "aio_prep_rw sets no IOCB_ALLOC_CACHE");
   }
 
   @Test
   void aioReadShouldSetTheBioUpWithItsRangeAndTheRequestInBiPrivate() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submitted(3);
     for (int i = 0; i < 3; i++) {
       Bio bio = s.bios().get(i);
       AioKiocb req = s.reqs().get(i);
       assertSame(req, bio.owner(), "bi_private: its ki_complete is aio_complete_rw");
       assertEquals(req.iocb().off() >> 9, bio.sector());
-      assertEquals(AioBench.BS, bio.sizeBytes());
+      assertEquals(AioModels.BS, bio.sizeBytes());
     }
   }
 
   @Test
   void anAioReadShouldBeNeitherPolledNorNowait() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     for (Bio bio : b.submitted(3).bios()) {
       assertFalse(bio.polled(), "aio_prep_rw sets no IOCB_HIPRI");
       assertFalse(bio.nowait(), "no IOCB_NOWAIT: a bio that finds no tag sleeps for it");
@@ -101,13 +101,13 @@ class IoSubmitTest {
 
   @Test
   void ioSubmitsPlugShouldHaveNoNrIos() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     assertEquals(1, b.submitted(32).plugNrIos(), "blk_start_plug: no batch of requests");
   }
 
   @Test
   void eachAioReadsBioShouldPinItsUserPages() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.AllocBios a = (AioCall.AllocBios) b.submit.ioSubmit(b.iocbs(4), 0);
     AioCall.SubmitBios s = b.submit.bioAllocated(b.bios(4), a.atPs());
     for (KernelFn fn : IoRw.PAGES_PATH) {
@@ -118,7 +118,7 @@ class IoSubmitTest {
 
   @Test
   void aBioThatEndedInQueueRqShouldPostItsEventBeforeIoSubmitReturns() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submitted(4);
     List<Bio> ended = s.bios().subList(0, 3);
     long t = b.submit.submitBioReturned(ended, List.of(), 1000);
@@ -134,19 +134,19 @@ class IoSubmitTest {
 
   @Test
   void anEventShouldCarryTheIocbsDataAndTheBiosResult() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submitted(2);
     s.bios().get(1).setStatus(-5);
     b.submit.submitBioReturned(s.bios(), List.of(), 0);
     List<IoEvent> events = b.ctx.readEvents(2);
-    assertEquals(AioBench.BS, events.get(0).res(), "the bytes read");
+    assertEquals(AioModels.BS, events.get(0).res(), "the bytes read");
     assertEquals(-5, events.get(1).res(), "-EIO");
     assertEquals(s.reqs().get(0).iocb().userData(), events.get(0).data(), "aio_data");
   }
 
   @Test
   void anAioBioShouldNeverEndWithEagain() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submitted(2);
     List<Bio> failed = s.bios().subList(1, 2);
     assertThrows(InvariantBroken.class, () -> b.submit.submitBioReturned(List.of(), failed, 0));
@@ -154,18 +154,18 @@ class IoSubmitTest {
 
   @Test
   void aioCompleteRwShouldPostTheEventToTheRequestsContextWhereverTheBioEnds() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submitted(2);
     AioKiocb req = s.reqs().get(1);
-    assertSame(AioKiocb.END_IO_PATH, req.aioCompleteRw(AioBench.BS), "in the timer's interrupt");
+    assertSame(AioKiocb.END_IO_PATH, req.aioCompleteRw(AioModels.BS), "in the timer's interrupt");
     assertEquals(1, b.ctx.available());
     assertEquals(1, b.ctx.inFlight());
   }
 
   @Test
   void aCompletionOfARequestOfAnotherContextShouldBeRefused() {
-    AioBench mine = new AioBench(64);
-    AioBench theirs = new AioBench(64);
+    AioModels mine = new AioModels(64);
+    AioModels theirs = new AioModels(64);
     AioCall.SubmitBios s = theirs.submitted(1);
     assertThrows(
         InvariantBroken.class, () -> mine.submit.submitBioReturned(s.bios(), List.of(), 0));

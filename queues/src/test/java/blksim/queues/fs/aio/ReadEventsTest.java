@@ -14,7 +14,7 @@ class ReadEventsTest {
 
   @Test
   void ioGeteventsShouldCopyMinNrEventsOutOnceTheRingHasThemOldestFirst() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submittedAndEnded(4, 4);
     AioCall.Events e = assertInstanceOf(AioCall.Events.class, b.events.ioGetevents(4, 1000));
     assertEquals(4, e.events().size());
@@ -32,7 +32,7 @@ class ReadEventsTest {
 
   @Test
   void ioGeteventsShouldCopyNoMoreThanNrEvents() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     b.submittedAndEnded(5, 5);
     AioCall.Events e = assertInstanceOf(AioCall.Events.class, b.events.ioGetevents(3, 0));
     assertEquals(3, e.events().size(), "nr = min_nr = 3");
@@ -41,7 +41,7 @@ class ReadEventsTest {
 
   @Test
   void readEventsShouldSleepOnCtxWaitWhileTheRingHasFewerThanMinNr() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     b.submittedAndEnded(4, 2);
     AioCall.Sleep s = assertInstanceOf(AioCall.Sleep.class, b.events.ioGetevents(4, 1000));
     assertEquals(
@@ -52,13 +52,13 @@ class ReadEventsTest {
 
   @Test
   void aTaskAnAioCompleteWokeShouldLookAtTheRingAgain() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submittedAndEnded(4, 2);
     b.events.ioGetevents(4, 0);
-    s.reqs().get(2).aioCompleteRw(AioBench.BS);
+    s.reqs().get(2).aioCompleteRw(AioModels.BS);
     AioCall.Sleep again = assertInstanceOf(AioCall.Sleep.class, b.events.scheduled(2000));
     assertEquals(2000 + 2 * b.price(KernelFn.SCHEDULE), again.atPs(), "three of four: again");
-    s.reqs().get(3).aioCompleteRw(AioBench.BS);
+    s.reqs().get(3).aioCompleteRw(AioModels.BS);
     AioCall.Events e = assertInstanceOf(AioCall.Events.class, b.events.scheduled(3000));
     assertEquals(4, e.events().size(), "the min_nr of the call, kept across its sleeps");
     assertEquals(
@@ -68,7 +68,7 @@ class ReadEventsTest {
 
   @Test
   void waitingForMoreEventsThanTheRingAndTheRequestsInFlightCanBringShouldHang() {
-    AioBench b = new AioBench(64);
+    AioModels b = new AioModels(64);
     b.submittedAndEnded(2, 1);
     AioCall.Hang h = assertInstanceOf(AioCall.Hang.class, b.events.ioGetevents(3, 1000));
     assertEquals(3, h.minNr());

@@ -17,7 +17,7 @@ import java.util.Set;
  * io_submit and io_getevents: what {@link IoSubmit} and {@link ReadEvents} run against in these
  * tests, without a CPU.
  */
-final class AioBench {
+final class AioModels {
   static final int CPU = 0;
   static final int BS = 512;
 
@@ -35,7 +35,7 @@ final class AioBench {
   private int bios;
 
   /** A context of {@code nrEvents} events ({@code io_setup}). */
-  AioBench(int nrEvents) {
+  AioModels(int nrEvents) {
     this.ctx = new KioCtx(nrEvents);
     this.submit = new IoSubmit(charger, CPU, ctx, "cpu0");
     this.events = new ReadEvents(charger, CPU, ctx);
