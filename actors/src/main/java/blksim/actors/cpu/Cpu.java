@@ -10,6 +10,7 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
@@ -21,10 +22,11 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * One CPU running t/io_uring submitter threads ({@link Task}s, one or more): user space ({@link
- * Submitter}), the kernel side of their rings ({@link IoRingCtx}, fs/io_uring.c) and the raw block
- * device file (block/fops.c). Several threads on one CPU take turns as its run queue says ({@link
- * CpuSchedule}, {@link blksim.queues.kernel.sched.CfsRq}).
+ * One CPU running t/io_uring submitter threads ({@link Task}s, one or more), a thread's io-wq
+ * worker ({@link IoWqWorker}, beside its thread or alone), or both: user space ({@link Submitter}),
+ * the kernel side of their rings ({@link IoRingCtx}, fs/io_uring.c) and the raw block device file
+ * (block/fops.c). Several threads on one CPU take turns as its run queue says ({@link CpuSchedule},
+ * {@link blksim.queues.kernel.sched.CfsRq}).
  *
  * <p>The CPU is a non-preemptive server: its execution travels with the messages it sends. A call
  * into the bioset, a hardware queue or the device is a message carrying the time at which the CPU
@@ -201,7 +203,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record Completion(IoKiocb req, int res) {}
 
   /**
-   * The components a submitter's CPU talks to.
+   * The components a CPU talks to.
    *
    * @param peers the CPU of every ring, by its owner ({@link IoKiocb#owner})
    * @param dms the DM devices whose clones an interrupt here may end, by name
@@ -217,7 +219,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    * A submitter thread of the CPU.
    *
    * @param slot its place on the CPU: 0, 1, ... in the order of the threads
-   * @param worker its io-wq worker, or null if it needs none
+   * @param worker the CPU that runs its io-wq worker (this one, or one of the worker's own), or
+   *     null if it needs none
    */
   public record TaskLinks(
       int slot, Submitter sub, IoRingCtx ring, CpuConfig cfg, SimRef<Command> worker) {}
@@ -274,41 +277,57 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
-        .on(Start.class, (m, out) -> schedule.pass(m.atPs(), out))
+        .on(Start.class, (m, out) -> threads(m).pass(m.atPs(), out))
         .on(FromBioSet.class, this::onBioSetReply)
         .on(FromBlock.class, this::onBlockReply)
-        .on(Resume.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
-        .on(Resched.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
+        .on(Resume.class, (m, out) -> threads(m).onThreadReply(m.slot(), m, out))
+        .on(Resched.class, (m, out) -> threads(m).onThreadReply(m.slot(), m, out))
         .on(FromDevice.class, this::onInterrupt)
-        .on(Tick.class, (m, out) -> schedule.onTick(m, out))
+        .on(Tick.class, (m, out) -> threads(m).onTick(m, out))
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(SyncReadEnded.class, this::onSyncReadEnded)
         .on(WantsUringLock.class, this::onWantsUringLock)
-        .on(IoWqEnqueue.class, (m, out) -> worker.onEnqueue(m, out))
-        .on(UringUnlocked.class, (m, out) -> worker.onUringUnlocked(m, out))
-        .on(WorkerGranted.class, (m, out) -> worker.onGranted(m, out))
-        .on(WorkerSliceEnds.class, (m, out) -> worker.onSliceEnds(m, out))
-        .on(WorkerWants.class, (m, out) -> schedule.onWorkerWants(m, out))
-        .on(WorkerYields.class, (m, out) -> schedule.onWorkerYields(m.atPs(), out))
-        .on(WorkerPreempted.class, (m, out) -> schedule.onWorkerPreempted(m, out))
+        .on(IoWqEnqueue.class, (m, out) -> worker(m).onEnqueue(m, out))
+        .on(UringUnlocked.class, (m, out) -> worker(m).onUringUnlocked(m, out))
+        .on(WorkerGranted.class, (m, out) -> worker(m).onGranted(m, out))
+        .on(WorkerSliceEnds.class, (m, out) -> worker(m).onSliceEnds(m, out))
+        .on(WorkerWants.class, (m, out) -> threads(m).onWorkerWants(m, out))
+        .on(WorkerYields.class, (m, out) -> threads(m).onWorkerYields(m.atPs(), out))
+        .on(WorkerPreempted.class, (m, out) -> threads(m).onWorkerPreempted(m, out))
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> task(m.submitter()).core.sub.finish())
         .build();
   }
 
+  /** The schedule of the CPU's threads, for {@code m}; a CPU that runs only a worker has none. */
+  private CpuSchedule threads(Command m) {
+    if (schedule == null) {
+      throw new InvariantBroken(name() + " runs no thread, for " + m);
+    }
+    return schedule;
+  }
+
+  /** The io-wq worker the CPU runs, for {@code m}. */
+  private IoWqWorker worker(Command m) {
+    if (worker == null) {
+      throw new InvariantBroken(name() + " runs no io-wq worker, for " + m);
+    }
+    return worker;
+  }
+
   private void onBioSetReply(FromBioSet m, Outbox out) {
     if (m.slot() == WORKER) {
-      worker.onBioSetReply(m.reply(), out);
+      worker(m).onBioSetReply(m.reply(), out);
     } else {
-      schedule.onBioSetReply(m.slot(), m.reply(), out);
+      threads(m).onBioSetReply(m.slot(), m.reply(), out);
     }
   }
 
   private void onBlockReply(FromBlock m, Outbox out) {
     if (m.slot() == WORKER) {
-      worker.onBlockReply(m.reply(), out);
+      worker(m).onBlockReply(m.reply(), out);
     } else {
-      schedule.onBlockReply(m.slot(), m.reply(), out);
+      threads(m).onBlockReply(m.slot(), m.reply(), out);
     }
   }
 
@@ -318,13 +337,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    */
   private void onInterrupt(FromDevice m, Outbox out) {
     if (schedule == null) {
-      worker.onInterrupt(m.irq(), out);
+      worker(m).onInterrupt(m.irq(), out);
     } else {
       schedule.onInterrupt(m.irq(), out);
     }
   }
 
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
+    threads(m); // a CPU that runs only a worker has no ring
     Task task = core.taskOf(m.req()).task; // the worker's thread: the ring it issued for
     long teardown = task.thread.onWantsUringLock(m, schedule.lent(), out);
     if (teardown >= 0) {
@@ -334,6 +354,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onCompletedElsewhere(CompletedElsewhere m, Outbox out) {
+    threads(m); // a CPU that runs only a worker has no ring
     List<Completion> mine = core.forwardForeign(m, out);
     if (mine == null) {
       return;
@@ -352,6 +373,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onSyncReadEnded(SyncReadEnded m, Outbox out) {
+    threads(m); // a CPU that runs only a worker has no ring
     completedElsewhere(core.taskOf(m.owner()).task, m.atPs(), List.of(), out);
   }
 
@@ -404,7 +426,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     return tasks;
   }
 
-  /** The CPU's run queue: what its tasks ran and waited. */
+  /** The CPU's run queue: what its tasks ran and waited; null on a CPU that runs only a worker. */
   public blksim.queues.kernel.sched.CfsRq runQueue() {
     return schedule == null ? null : schedule.runQueue();
   }

@@ -99,7 +99,7 @@ public final class IoWqWorker {
     this.irqEndsTo = shared ? self.adapt(r -> new Cpu.FromBlock(0, r)) : blockReplies;
   }
 
-  /** The ring's {@code uring_lock} is the worker's at {@code at}: it adds its request. */
+  /** The ring's {@code uring_lock} is the worker's at the message's time: it adds its request. */
   void onUringUnlocked(Cpu.UringUnlocked m, Outbox out) {
     sched.chainReply(m.atPs(), t -> onUringUnlocked(t, out), out);
   }

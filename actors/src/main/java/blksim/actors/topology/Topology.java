@@ -252,7 +252,9 @@ public final class Topology {
                 w == cpuId,
                 new CfsSlice(nrCpus, TickSched.schedTick(s)));
         workers.add(worker);
-        workerOn.put(w, worker);
+        if (workerOn.put(w, worker) != null) { // ModelSupport.workerCpus gives each its own
+          throw new IllegalStateException("two io-wq workers on cpu" + w);
+        }
       }
     }
     for (Map.Entry<Integer, List<Cpu.TaskLinks>> e : threadsOf.entrySet()) {
