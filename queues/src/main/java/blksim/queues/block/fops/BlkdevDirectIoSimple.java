@@ -16,14 +16,19 @@ import java.util.List;
 
 /**
  * One task's {@code preadv2} of a raw block device, t/io_uring's {@code -S1} read, down to {@code
- * __blkdev_direct_IO_simple} (block/fops.c 5.15 to 6.1; docs/kernel.md section 10). The read's bio
- * lives on the task's stack: {@code bio_init}, the user pages, {@code bio_set_polled} under {@code
- * IOCB_HIPRI} ({@code RWF_HIPRI}, when the queue polls), and {@code submit_bio} with no plug; no
- * bio_set, no cache. Then the task waits: the wait is over once {@code bi_private} is NULL, else it
- * polls the bio ({@code bio_poll}) under {@code IOCB_HIPRI} or sleeps in {@code blk_io_schedule}
- * until {@code blkdev_bio_end_io_simple} wakes it; then {@code bio_release_pages}, and the syscall
- * returns. Each method charges what the kernel runs to the task's CPU and returns where the path
- * leaves block/fops.c ({@link Call}).
+ * __blkdev_direct_IO_simple} (block/fops.c; docs/kernel.md section 10), as 5.15 to 5.18 run it. The
+ * read's bio lives on the task's stack: {@code bio_init}, the user pages, {@code bio_set_polled}
+ * under {@code IOCB_HIPRI} ({@code RWF_HIPRI}, when the queue polls), and {@code submit_bio} with
+ * no plug; no bio_set, no cache. Then the task waits: the wait is over once {@code bi_private} is
+ * NULL, else it polls the bio ({@code bio_poll}) under {@code IOCB_HIPRI} or sleeps in {@code
+ * blk_io_schedule} until {@code blkdev_bio_end_io_simple} wakes it; then {@code bio_release_pages},
+ * and the syscall returns. Each method charges what the kernel runs to the task's CPU and returns
+ * where the path leaves block/fops.c ({@link Call}).
+ *
+ * <p>A known difference, left for an issue: from 5.19 on ("block: ignore RWF_HIPRI hint for sync
+ * dio", 9650b453a3d4) {@code __blkdev_direct_IO_simple} ignores {@code RWF_HIPRI}: no {@code
+ * bio_set_polled}, no {@code bio_poll}, the task sleeps. The model polls as 5.15 to 5.18 do
+ * whatever the kernel version.
  */
 public final class BlkdevDirectIoSimple {
   /** preadv2 down to submit_bio, per read; the bio is on the stack. */
@@ -121,8 +126,9 @@ public final class BlkdevDirectIoSimple {
   /**
    * preadv2 of {@code read} at {@code t}, from the syscall down to {@code submit_bio}: a bio on the
    * stack for it ({@code bio_init}), its range and its pages, {@code bi_private} the task; polled
-   * under {@code IOCB_HIPRI}, unless its queue does not poll ({@code queuePolls}: {@code
-   * submit_bio_noacct} on a queue without QUEUE_FLAG_POLL clears REQ_POLLED).
+   * under {@code IOCB_HIPRI}, unless its queue does not poll ({@code queuePolls}: on a queue
+   * without QUEUE_FLAG_POLL {@code submit_bio_checks}, block/blk-core.c 5.15 to 5.18, clears
+   * REQ_POLLED, REQ_HIPRI before 5.17).
    */
   public Call.SubmitBio blkdevDirectIoSimple(Sqe read, boolean queuePolls, long t) {
     this.read = read;

@@ -16,10 +16,10 @@ import java.util.List;
  * io_submit_one} of each iocb: {@code aio_get_req}, and {@code aio_read} down to {@code
  * blkdev_read_iter} and {@code __blkdev_direct_IO_async}, whose bio comes from the raw block
  * device's bio_set and is set up with neither REQ_POLLED nor REQ_NOWAIT. The bios go to {@code
- * submit_bio} under a plug with no {@code nr_ios}; a bio that ends in {@code queue_rq} (irqmode 0
- * or 1) has {@code aio_complete_rw} post its event before {@code io_submit} returns. Each method
- * charges what the kernel runs there to the task's CPU and returns where the path leaves fs/aio.c
- * ({@link AioCall}).
+ * submit_bio} under {@code blk_start_plug}'s plug, {@code nr_ios = 1}; a bio that ends in {@code
+ * queue_rq} (irqmode 0 or 1) has {@code aio_complete_rw} post its event before {@code io_submit}
+ * returns. Each method charges what the kernel runs there to the task's CPU and returns where the
+ * path leaves fs/aio.c ({@link AioCall}).
  */
 public final class IoSubmit {
   /** io_submit itself, per call. */
@@ -57,8 +57,8 @@ public final class IoSubmit {
 
   /**
    * The plug's {@code nr_ios}: {@code io_submit} plugs more than {@code AIO_PLUG_THRESHOLD} (2)
-   * iocbs with {@code blk_start_plug}, which sets none; plug or none, each allocation is of one
-   * request.
+   * iocbs with {@code blk_start_plug}, which is {@code blk_start_plug_nr_ios(plug, 1)}: {@code
+   * nr_ios = 1}, so plug or none, each allocation is of one request.
    */
   public static final int PLUG_NR_IOS = 1;
 
@@ -110,26 +110,28 @@ public final class IoSubmit {
   }
 
   /**
-   * The call's bios, allocated, at {@code t}: {@link #aioRead} sets each up and takes its user
-   * pages; then {@code submit_bio} of each under the plug ({@link #PLUG_NR_IOS}).
+   * The call's bios, allocated, at {@code t}: {@link #blkdevDirectIoAsync} sets each up and takes
+   * its user pages; then {@code submit_bio} of each under the plug ({@link #PLUG_NR_IOS}).
    */
   public AioCall.SubmitBios bioAllocated(List<Bio> bios, long t) {
     List<AioKiocb> reqs = submitting;
     submitting = List.of();
     for (int i = 0; i < bios.size(); i++) {
-      aioRead(bios.get(i), reqs.get(i));
+      blkdevDirectIoAsync(bios.get(i), reqs.get(i));
     }
     t += charge(IoRw.PAGES_PATH, bios.size());
     return new AioCall.SubmitBios(t, bios, reqs, PLUG_NR_IOS);
   }
 
   /**
-   * {@code aio_read} of {@code req}'s iocb, down to {@code __blkdev_direct_IO_async}'s set-up of
-   * {@code bio}: its range, {@code bi_private} the request. {@code aio_prep_rw} sets no {@code
-   * IOCB_HIPRI}, so the bio is not polled, and a libaio iocb has no {@code IOCB_NOWAIT}, so it has
-   * no REQ_NOWAIT: one that finds no tag sleeps for it.
+   * {@code __blkdev_direct_IO_async}'s set-up of {@code bio} for {@code req}'s iocb: its range, and
+   * {@code dio->iocb} the request's kiocb (the bio's owner here), which {@code
+   * blkdev_bio_end_io_async} completes through {@code ki_complete}, {@code aio_complete_rw}. It
+   * sets no flag: {@code aio_prep_rw} sets no {@code IOCB_HIPRI}, so the bio is not polled, and
+   * t/io_uring's iocbs have no {@code RWF_NOWAIT}, so no {@code IOCB_NOWAIT} and no REQ_NOWAIT: one
+   * that finds no tag sleeps for it.
    */
-  public static void aioRead(Bio bio, AioKiocb req) {
+  public static void blkdevDirectIoAsync(Bio bio, AioKiocb req) {
     bio.setRange(req.iocb().off() >> 9, req.iocb().len());
     bio.setOwner(req);
   }

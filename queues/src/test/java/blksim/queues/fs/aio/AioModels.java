@@ -3,8 +3,11 @@ package blksim.queues.fs.aio;
 import blksim.config.BlksimSettings;
 import blksim.config.KernelSettings;
 import blksim.queues.block.bio.Bio;
+import blksim.queues.block.bio.BioSet;
+import blksim.queues.block.bio.BioSetPath;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.Sqe;
@@ -13,9 +16,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One task's libaio context on CPU 0 with the reference profile's prices (no variation), and its
- * io_submit and io_getevents: what {@link IoSubmit} and {@link ReadEvents} run against in these
- * tests, without a CPU.
+ * One task's libaio context on CPU 0 with the reference profile's prices (no variation), its
+ * io_submit and io_getevents, and the raw block device's bio set (its mempool and per-CPU cache,
+ * charged in a ledger of its own, as the bio set's actor does): what {@link IoSubmit} and {@link
+ * ReadEvents} run against in these tests, without a CPU.
  */
 final class AioModels {
   static final int CPU = 0;
@@ -31,8 +35,12 @@ final class AioModels {
   final KioCtx ctx;
   final IoSubmit submit;
   final ReadEvents events;
+
+  /** {@code blkdev_dio_pool}, with a per-CPU cache as the reference settings give it. */
+  final BioSet bioSet = new BioSet("blkdev_dio_pool", BlksimSettings.defaults().bioset(), 1);
+
+  private final BioSetPath bioSetPath = new BioSetPath(bioSet, charger(), false);
   private long off;
-  private int bios;
 
   /** A context of {@code nrEvents} events ({@code io_setup}). */
   AioModels(int nrEvents) {
@@ -51,19 +59,22 @@ final class AioModels {
     return out;
   }
 
-  /** {@code n} bios fresh from their bio set, as the bio set's answer brings them. */
-  List<Bio> bios(int n) {
-    List<Bio> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      out.add(Bio.onStack(bios++));
-    }
-    return out;
+  /** The bio set's answer to {@code a}: {@code bio_alloc_kiocb} of its bios, as it asks. */
+  List<Bio> bios(AioCall.AllocBios a) {
+    return bios(a.nr(), a.allocCache());
+  }
+
+  /** {@code bio_alloc_kiocb} of {@code n} bios, from the per-CPU cache if {@code allocCache}. */
+  List<Bio> bios(int n, boolean allocCache) {
+    return bioSetPath
+        .bioAllocKiocb(0, CPU, CpuTime.SUBMIT, n, allocCache, 1, KernelFn.BIO_ALLOC_KIOCB)
+        .bios();
   }
 
   /** io_submit of {@code n} iocbs, down to their bios' submission. */
   AioCall.SubmitBios submitted(int n) {
     AioCall.AllocBios a = (AioCall.AllocBios) submit.ioSubmit(iocbs(n), 0);
-    return submit.bioAllocated(bios(a.nr()), a.atPs());
+    return submit.bioAllocated(bios(a), a.atPs());
   }
 
   /** {@link #submitted}, and {@code ended} of them ended in queue_rq: their events are posted. */
@@ -91,5 +102,14 @@ final class AioModels {
       ps += price(fn);
     }
     return ps;
+  }
+
+  private static Charger charger() {
+    return new Charger(
+        PathCosts.of(
+            BlksimSettings.defaults().profile(),
+            new KernelSettings("", Set.of(), false),
+            new PathCosts.Knobs(true, true, true)),
+        "blkdev_dio_pool");
   }
 }

@@ -73,43 +73,35 @@ class IoSubmitTest {
   @Test
   void anAioReadsBioShouldComeFromTheMempoolNotThePerCpuCache() {
     AioModels b = new AioModels(64);
+    for (Bio cached : b.bios(4, true)) {
+      b.bioSet.bioPut(AioModels.CPU, cached);
+    }
     AioCall.AllocBios a = (AioCall.AllocBios) b.submit.ioSubmit(b.iocbs(2), 0);
-    assertFalse(a.allocCache(), "aio_prep_rw sets no IOCB_ALLOC_CACHE");
+    for (Bio bio : b.bios(a)) {
+      assertFalse(bio.percpuCache(), "aio_prep_rw sets no IOCB_ALLOC_CACHE: no BIO_PERCPU_CACHE");
+    }
+    assertEquals(0, b.bioSet.cacheHits(), "the four bios in the CPU's cache stay there");
+    assertEquals(4 + 2, b.bioSet.mempoolAllocs());
   }
 
   @Test
-  void aioReadShouldSetTheBioUpWithItsRangeAndTheRequestInBiPrivate() {
+  void blkdevDirectIoAsyncShouldSetTheBioUpWithItsRangeAndTheRequestInDioIocb() {
     AioModels b = new AioModels(64);
     AioCall.SubmitBios s = b.submitted(3);
     for (int i = 0; i < 3; i++) {
       Bio bio = s.bios().get(i);
       AioKiocb req = s.reqs().get(i);
-      assertSame(req, bio.owner(), "bi_private: its ki_complete is aio_complete_rw");
+      assertSame(req, bio.owner(), "dio->iocb: its ki_complete is aio_complete_rw");
       assertEquals(req.iocb().off() >> 9, bio.sector());
       assertEquals(AioModels.BS, bio.sizeBytes());
     }
   }
 
   @Test
-  void anAioReadShouldBeNeitherPolledNorNowait() {
-    AioModels b = new AioModels(64);
-    for (Bio bio : b.submitted(3).bios()) {
-      assertFalse(bio.polled(), "aio_prep_rw sets no IOCB_HIPRI");
-      assertFalse(bio.nowait(), "no IOCB_NOWAIT: a bio that finds no tag sleeps for it");
-    }
-  }
-
-  @Test
-  void ioSubmitsPlugShouldHaveNoNrIos() {
-    AioModels b = new AioModels(64);
-    assertEquals(1, b.submitted(32).plugNrIos(), "blk_start_plug: no batch of requests");
-  }
-
-  @Test
   void eachAioReadsBioShouldPinItsUserPages() {
     AioModels b = new AioModels(64);
     AioCall.AllocBios a = (AioCall.AllocBios) b.submit.ioSubmit(b.iocbs(4), 0);
-    AioCall.SubmitBios s = b.submit.bioAllocated(b.bios(4), a.atPs());
+    AioCall.SubmitBios s = b.submit.bioAllocated(b.bios(a), a.atPs());
     for (KernelFn fn : IoRw.PAGES_PATH) {
       assertEquals(4, b.calls(fn), fn.name());
     }
