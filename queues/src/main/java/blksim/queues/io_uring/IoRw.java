@@ -47,13 +47,12 @@ public final class IoRw {
 
   /**
    * {@code __blkdev_direct_IO_async}'s set-up of {@code req}'s bio: its range, its owner ({@code
-   * bi_private}), {@code bio_set_polled} on an IOPOLL ring (REQ_POLLED, with REQ_NOWAIT),
-   * REQ_NOWAIT for io_uring's inline issue ({@code nowait}; io-wq's has none), and {@code
-   * kiocb->private}, the bio polling looks at. On a queue without QUEUE_FLAG_POLL ({@code
-   * queuePolls} false) {@code submit_bio_noacct} then clears the polling ({@code bio_clear_polled},
-   * which also takes the bio off the per-CPU cache): it goes to a default queue and ends by its
-   * interrupt, keeping the REQ_NOWAIT {@code bio_set_polled} gave it, so that io-wq's reissue
-   * retries too.
+   * dio->iocb}), {@code bio_set_polled} on an IOPOLL ring (REQ_POLLED, with REQ_NOWAIT), REQ_NOWAIT
+   * for io_uring's inline issue ({@code nowait}; io-wq's has none), and {@code kiocb->private}, the
+   * bio polling looks at. On a queue without QUEUE_FLAG_POLL ({@code queuePolls} false) {@code
+   * submit_bio_noacct} then clears the polling ({@code bio_clear_polled}, which also takes the bio
+   * off the per-CPU cache): it goes to a default queue and ends by its interrupt, keeping the
+   * REQ_NOWAIT {@code bio_set_polled} gave it, so that io-wq's reissue retries too.
    *
    * @return whether it is submitted polled, to the CPU's HCTX_TYPE_POLL queue
    */

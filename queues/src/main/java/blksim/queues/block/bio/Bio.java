@@ -140,7 +140,11 @@ public final class Bio {
     this.status = status;
   }
 
-  /** {@code bi_private}: the io_uring request of raw block device I/O, a clone's dm_io. */
+  /**
+   * Whom the bio completes: the request of raw block device I/O (the {@code dio->iocb} of the
+   * {@code blkdev_dio} the bio is in), a sync read's waiting task or a clone's dm_io ({@code
+   * bi_private}).
+   */
   public BioOwner owner() {
     return owner;
   }
