@@ -8,6 +8,7 @@ import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.UringLock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -19,9 +20,8 @@ import java.util.Set;
  * {@code uring_lock}, which the thread holds while it is inside io_uring_enter and the worker needs
  * to put a request it issued on the IOPOLL list.
  *
- * <p>In 5.16 io_uring_enter takes the lock for io_submit_sqes and again for io_iopoll_check, which
- * keeps it while it polls; the model holds it from the syscall's entry to its return. A worker that
- * asks while it is held spins on it (the owner is running) and gets it when the syscall returns.
+ * <p>The lock's rules are {@link UringLock}'s; this side charges the submitter's waits, puts the
+ * worker's request on the IOPOLL list and tells the worker.
  */
 final class IoWqOwner {
   /**
@@ -46,15 +46,16 @@ final class IoWqOwner {
   }
 
   private final CpuCore c;
-  private final List<Cpu.WantsUringLock> waiters = new ArrayList<>();
-  private boolean locked;
-  private long lockedFromPs;
-  private long unlockedAtPs;
+  private final UringLock<Cpu.WantsUringLock> uringLock;
   private long atWorker;
-  private long workerHoldsUntilPs;
 
   IoWqOwner(CpuCore c) {
     this.c = c;
+    // the worker holds it for io_iopoll_req_issued, after pulling over the lock's and the list's
+    // lines
+    this.uringLock =
+        new UringLock<>(
+            c.costs.callPs(KernelFn.IO_IOPOLL_REQ_ISSUED) + 2 * c.costs.lineTransferPs());
   }
 
   /**
@@ -99,25 +100,23 @@ final class IoWqOwner {
    * @return when it has it
    */
   long lock(long t) {
-    if (workerHoldsUntilPs > t) {
-      long waitPs = workerHoldsUntilPs - t;
+    return spun(t, uringLock.lock(t));
+  }
+
+  /** The thread got the lock at {@code got}, asked at {@code t}: the spin between is lock wait. */
+  private long spun(long t, long got) {
+    if (got > t) {
       c.charger.charge(
-          c.index, CpuTime.LOCK_WAIT, new CostStep(Contention.LOCK_WAIT_URING_LOCK, waitPs), 1);
-      t = workerHoldsUntilPs;
+          c.index, CpuTime.LOCK_WAIT, new CostStep(Contention.LOCK_WAIT_URING_LOCK, got - t), 1);
     }
-    locked = true;
-    lockedFromPs = t;
-    return t;
+    return got;
   }
 
   /** The thread drops the lock at {@code t}: a waiting worker gets it then. */
   void unlock(long t, Outbox out) {
-    locked = false;
-    unlockedAtPs = t;
-    for (Cpu.WantsUringLock m : waiters) {
+    for (Cpu.WantsUringLock m : uringLock.unlock(t)) {
       grant(m, t, out);
     }
-    waiters.clear();
   }
 
   /**
@@ -127,8 +126,12 @@ final class IoWqOwner {
    * @return when the thread has it again
    */
   long relock(long t, Outbox out) {
-    unlock(t, out);
-    return lock(t);
+    List<Cpu.WantsUringLock> granted = new ArrayList<>();
+    long got = uringLock.relock(t, granted);
+    for (Cpu.WantsUringLock m : granted) {
+      grant(m, t, out);
+    }
+    return spun(t, got);
   }
 
   /**
@@ -137,20 +140,15 @@ final class IoWqOwner {
    * @return when it got it and added its request, or -1 if it waits for the thread
    */
   long wants(Cpu.WantsUringLock m, Outbox out) {
-    if (locked && m.atPs() >= lockedFromPs) {
-      waiters.add(m);
-      return -1;
+    long t = uringLock.wants(m, m.atPs());
+    if (t >= 0) {
+      grant(m, t, out);
     }
-    long t = Math.max(m.atPs(), unlockedAtPs);
-    grant(m, t, out);
     return t;
   }
 
+  /** The worker has the lock at {@code t}: its request goes on the IOPOLL list. */
   private void grant(Cpu.WantsUringLock m, long t, Outbox out) {
-    // The worker holds it for io_iopoll_req_issued, after pulling over the lock's and the list's
-    // lines.
-    workerHoldsUntilPs =
-        t + c.costs.callPs(KernelFn.IO_IOPOLL_REQ_ISSUED) + 2 * c.costs.lineTransferPs();
     c.ring.iopollReqIssued(m.req());
     m.req().setAtWorker(false);
     atWorker--;
