@@ -3,9 +3,6 @@ package blksim.queues.cost;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.config.BlksimSettings;
-import blksim.config.KernelSettings;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,11 +10,7 @@ import org.junit.jupiter.api.Test;
  * row's functions summing to the row.
  */
 class ShapeSplitsTest {
-  private static final PathCosts C =
-      PathCosts.of(
-          BlksimSettings.defaults().profile(),
-          new KernelSettings("", Set.of(), false),
-          new PathCosts.Knobs(true, true, true));
+  private static final PathCosts C = ReferenceCosts.of();
 
   private static double ns(KernelFn... fns) {
     double sum = 0;

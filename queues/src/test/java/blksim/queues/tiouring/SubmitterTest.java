@@ -3,11 +3,10 @@ package blksim.queues.tiouring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.config.BlksimSettings;
-import blksim.config.KernelSettings;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.cost.ReferenceCosts;
 import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.EnterArgs;
 import blksim.queues.io_uring.IoKiocb;
@@ -17,7 +16,6 @@ import blksim.queues.io_uring.Sqe;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -297,11 +295,7 @@ class SubmitterTest {
   @Test
   void eachSqeWrittenAndEachCqeReapedShouldBeChargedOnce() {
     Harness h = new Harness(4, 4, 4);
-    PathCosts costs =
-        PathCosts.of(
-            BlksimSettings.defaults().profile(),
-            new KernelSettings("", Set.of(), false),
-            new PathCosts.Knobs(true, true, true));
+    PathCosts costs = ReferenceCosts.of();
     Charger charger = new Charger(costs, "cpu0");
     long prep = costs.step(KernelFn.PREP_MORE_IOS_URING).ps();
     long reap = costs.step(KernelFn.REAP_EVENTS_URING).ps();

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.config.BioSetSettings;
-import blksim.config.BlksimSettings;
-import blksim.config.KernelSettings;
 import blksim.queues.books.Books;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostId;
@@ -14,10 +12,10 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.cost.ReferenceCosts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,11 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class BioSetPathTest {
   private static final BioSetSettings KERNEL = new BioSetSettings(true, 512, 64, 4, 2, 32);
-  private static final PathCosts COSTS =
-      PathCosts.of(
-          BlksimSettings.defaults().profile(),
-          new KernelSettings("", Set.of(), false),
-          new PathCosts.Knobs(true, true, true));
+  private static final PathCosts COSTS = ReferenceCosts.of();
 
   private static BioSetPath path(BioSet set) {
     return new BioSetPath(set, new Charger(COSTS, set.name()), false);

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.config.BlksimSettings;
-import blksim.config.KernelSettings;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.blk_mq.HctxType;
 import blksim.queues.block.blk_mq.HwCtx;
@@ -17,9 +15,9 @@ import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.cost.ReferenceCosts;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,11 +26,7 @@ import org.junit.jupiter.api.Test;
  * hctx->dispatch} and kblockd's restart.
  */
 class BlkMqSchedTest {
-  private static final PathCosts COSTS =
-      PathCosts.of(
-          BlksimSettings.defaults().profile(),
-          new KernelSettings("", Set.of(), false),
-          new PathCosts.Knobs(true, true, true));
+  private static final PathCosts COSTS = ReferenceCosts.of();
 
   /** What kblockd's worker runs for a queue run. */
   private static final KernelFn[] KBLOCKD = RunWork.KBLOCKD_PATH;

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.config.BioSetSettings;
-import blksim.config.BlksimSettings;
-import blksim.config.KernelSettings;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.bio.BioSet;
 import blksim.queues.books.InvariantBroken;
@@ -16,6 +14,7 @@ import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.cost.ReferenceCosts;
 import blksim.queues.fs.aio.KioCtx;
 import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.IoRingCtx;
@@ -23,7 +22,6 @@ import blksim.queues.io_uring.SqRing;
 import blksim.queues.io_uring.Sqe;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,11 +29,7 @@ import org.junit.jupiter.api.Test;
  * docs/kernel.md sections 8, 10 and 11): who sleeps, how many a free wakes and when.
  */
 class SbqWaitStateTest {
-  private static final PathCosts COSTS =
-      PathCosts.of(
-          BlksimSettings.defaults().profile(),
-          new KernelSettings("", Set.of(), false),
-          new PathCosts.Knobs(true, true, true));
+  private static final PathCosts COSTS = ReferenceCosts.of();
 
   private static final KernelFn[] SLEEP = {
     KernelFn.BLK_MQ_GET_TAG_FAILED, KernelFn.SBITMAP_PREPARE_TO_WAIT, KernelFn.SCHEDULE

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.config.BlksimSettings;
-import blksim.config.KernelSettings;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.fops.BlkdevDirectIoSimple.Call;
 import blksim.queues.books.Books;
@@ -19,11 +17,10 @@ import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.cost.PathCosts;
+import blksim.queues.cost.ReferenceCosts;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.Sqe;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,13 +33,7 @@ class BlkdevDirectIoSimpleTest {
   private static final int CPU = 0;
   private static final int BS = 512;
 
-  private final Charger charger =
-      new Charger(
-          PathCosts.of(
-              BlksimSettings.defaults().profile(),
-              new KernelSettings("", Set.of(), false),
-              new PathCosts.Knobs(true, true, true)),
-          "cpu0");
+  private final Charger charger = new Charger(ReferenceCosts.of(), "cpu0");
 
   /** Task 0's reads, RWF_HIPRI. */
   private final BlkdevDirectIoSimple polled = task(0, true);

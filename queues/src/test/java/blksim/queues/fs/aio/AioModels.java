@@ -1,7 +1,6 @@
 package blksim.queues.fs.aio;
 
 import blksim.config.BlksimSettings;
-import blksim.config.KernelSettings;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.bio.BioSet;
 import blksim.queues.block.bio.BioSetPath;
@@ -9,11 +8,10 @@ import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.cost.PathCosts;
+import blksim.queues.cost.ReferenceCosts;
 import blksim.queues.io_uring.Sqe;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One task's libaio context on CPU 0 with the reference profile's prices (no variation), its
@@ -25,13 +23,7 @@ final class AioModels {
   static final int CPU = 0;
   static final int BS = 512;
 
-  final Charger charger =
-      new Charger(
-          PathCosts.of(
-              BlksimSettings.defaults().profile(),
-              new KernelSettings("", Set.of(), false),
-              new PathCosts.Knobs(true, true, true)),
-          "cpu0");
+  final Charger charger = new Charger(ReferenceCosts.of(), "cpu0");
   final KioCtx ctx;
   final IoSubmit submit;
   final ReadEvents events;
@@ -105,11 +97,6 @@ final class AioModels {
   }
 
   private static Charger charger() {
-    return new Charger(
-        PathCosts.of(
-            BlksimSettings.defaults().profile(),
-            new KernelSettings("", Set.of(), false),
-            new PathCosts.Knobs(true, true, true)),
-        "blkdev_dio_pool");
+    return new Charger(ReferenceCosts.of(), "blkdev_dio_pool");
   }
 }
