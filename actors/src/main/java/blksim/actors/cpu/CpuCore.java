@@ -300,7 +300,7 @@ final class CpuCore implements RingTask {
       IoKiocb req = (IoKiocb) bio.owner();
       if (foreign(bio)) {
         elsewhere.add(req, res(bio));
-        t += charge(CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
+        t += charge(CpuTime.SUBMIT, foreignEndPath(), 1);
       } else if (req.owner() != owner) { // a request of another task of this CPU
         Task sibling = taskOf(req).task;
         t += charge(CpuTime.SUBMIT, sibling.core.endIo(req, res(bio)), 1);
@@ -324,6 +324,15 @@ final class CpuCore implements RingTask {
     return bio.owner() instanceof IoKiocb req
         && req.owner() != owner
         && !onThisCpu.containsKey(req.owner());
+  }
+
+  /**
+   * bi_end_io of another CPU's ring's request, run here: io_complete_rw_iopoll on an IOPOLL ring
+   * ({@code ki_complete} is set by the ring, not by where the bio ends), else io_complete_rw, which
+   * queues task_work for the ring's task. Every ring of a run is of one kind.
+   */
+  KernelFn[] foreignEndPath() {
+    return cfg.iopoll() ? CpuPaths.END_IO_PATH : CpuPaths.IRQ_END_PATH;
   }
 
   /** The task of this CPU whose ring {@code req} is of. */

@@ -120,7 +120,7 @@ final class IrqPath {
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
-        t += c.charge(what, CpuPaths.IRQ_END_PATH, 1);
+        t += c.charge(what, c.foreignEndPath(), 1);
       } else {
         if (bio.owner() instanceof BlkdevDirectIoSimple.Waiter w) {
           touched[c.taskOf(w.owner()).slot] = true; // blkdev_bio_end_io_simple wakes its task
