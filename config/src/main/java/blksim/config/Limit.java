@@ -153,11 +153,6 @@ public enum Limit {
           + " keeps one sleeping call per CPU)."),
   SHARED_CPU_DM_SUSPEND(
       Area.SHARED_CPUS, "shared-cpu-dm-suspend", "a DM suspend with threads that share a CPU."),
-  SHARED_CPU_WORKER(
-      Area.SHARED_CPUS,
-      "shared-cpu-worker",
-      "an io-wq worker with no CPU left on a CPU where threads take turns (a worker on a CPU of"
-          + " its own runs beside them)."),
   SHARED_CPU_DM_REQUEUE(
       Area.SHARED_CPUS,
       "shared-cpu-dm-requeue",

@@ -11,12 +11,14 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.kernel.sched.TickSched;
 import blksim.queues.tiouring.Submitter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -59,11 +61,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           WantsUringLock,
           IoWqEnqueue,
           UringUnlocked,
-          WorkerGranted,
-          WorkerSliceEnds,
-          WorkerWants,
-          WorkerYields,
-          WorkerPreempted,
+          SliceEnds,
           Tick {}
 
   /** Starts the submitter threads. */
@@ -77,10 +75,10 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
   }
 
-  /** The slot of the CPU's io-wq worker, in the adapters that carry its answers. */
-  public static final int WORKER = -1;
+  /** The slot of the CPU's interrupt path, in the adapters that carry its answers. */
+  public static final int IRQ = -1;
 
-  /** A bioset's answer to the task in {@code slot}, through its adapter. */
+  /** A bioset's answer to the task in {@code slot} (or the interrupt path), through its adapter. */
   public record FromBioSet(int slot, BioSetActor.Reply reply) implements Command {
     @Override
     public long atPs() {
@@ -88,7 +86,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     }
   }
 
-  /** A block device's answer to the task in {@code slot}, through its adapter. */
+  /** A block device's answer to the task in {@code slot} (or the interrupt path). */
   public record FromBlock(int slot, BlockDevice.Reply reply) implements Command {
     @Override
     public long atPs() {
@@ -97,46 +95,28 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   /**
-   * The io-wq worker issued {@code req} and takes its ring's {@code uring_lock} to put it on the
-   * IOPOLL list ({@code io_iopoll_req_issued} with {@code IO_URING_F_UNLOCKED}).
+   * The io-wq worker in {@code slot} of the CPU {@code worker} issued {@code req} and takes its
+   * ring's {@code uring_lock} to put it on the IOPOLL list ({@code io_iopoll_req_issued} with
+   * {@code IO_URING_F_UNLOCKED}).
    */
-  public record WantsUringLock(long atPs, IoKiocb req, SimRef<Command> worker) implements Command {}
-
-  /**
-   * {@code io_queue_async_work}: requests of {@code owner}'s ring punted to the io-wq worker this
-   * CPU runs.
-   */
-  public record IoWqEnqueue(long atPs, List<IoKiocb> reqs, SimRef<Command> owner)
+  public record WantsUringLock(long atPs, IoKiocb req, SimRef<Command> worker, int slot)
       implements Command {}
 
-  /** The worker got the ring's {@code uring_lock} at {@code atPs} and added its request. */
-  public record UringUnlocked(long atPs) implements Command {}
+  /**
+   * {@code io_queue_async_work}: requests of ring {@code ring}, whose thread runs on {@code owner},
+   * punted to that ring's io-wq worker, which this CPU runs.
+   */
+  public record IoWqEnqueue(long atPs, List<IoKiocb> reqs, SimRef<Command> owner, int ring)
+      implements Command {}
+
+  /** The worker in {@code slot} got its ring's {@code uring_lock} at {@code atPs}. */
+  public record UringUnlocked(long atPs, int slot) implements Command {}
 
   /**
-   * The worker sharing this CPU runs from {@code atPs}; {@code threadEnded}: the thread has exited,
-   * and only the ring's teardown polls the tags free.
+   * The tick at {@code atPs} at which the run queue asks the worker in {@code slot}, spinning in
+   * its {@code -EAGAIN} loop ({@link WorkerSpin}), to reschedule: spin {@code spin} ends.
    */
-  public record WorkerGranted(long atPs, boolean threadEnded) implements Command {}
-
-  /** The tick at {@code atPs} ends the worker's slice, in which it spins ({@link WorkerSpin}). */
-  public record WorkerSliceEnds(long atPs, long spin) implements Command {}
-
-  /**
-   * The thread's io-wq worker, which shares this CPU (it has none of its own), is runnable, woken
-   * for work or for a tag: it runs where the thread schedules, or when the CPU is idle. The CPU
-   * answers with {@link WorkerGranted}.
-   */
-  public record WorkerWants(long atPs) implements Command {}
-
-  /** The worker that had this CPU sleeps again at {@code atPs}: the CPU is the thread's. */
-  public record WorkerYields(long atPs) implements Command {}
-
-  /**
-   * The tick ended the slice of the worker that had this CPU: at its next {@code cond_resched} it
-   * gives the CPU back at {@code atPs}, still runnable. The thread's own slice then ends at the
-   * tick at {@code againFromPs}; from there the worker runs where the thread schedules.
-   */
-  public record WorkerPreempted(long atPs, long againFromPs) implements Command {}
+  public record SliceEnds(long atPs, long spin, int slot) implements Command {}
 
   /**
    * t/io_uring's main thread reads submitter {@code submitter}'s counters.
@@ -225,128 +205,135 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   public record TaskLinks(
       int slot, Submitter sub, IoRingCtx ring, CpuConfig cfg, SimRef<Command> worker) {}
 
+  /**
+   * A thread's io-wq worker that the CPU runs.
+   *
+   * @param thread the t/io_uring thread it works for
+   * @param ring its thread's ring, as {@link IoKiocb#owner} names it
+   * @param cfg its thread's configuration
+   * @param shared whether the CPU is its thread's
+   */
+  public record WorkerLinks(int thread, int ring, CpuConfig cfg, boolean shared) {}
+
   private final int index;
+  private final ThisCpu cpu;
+
+  /** Its tasks: its threads in slot order, then its io-wq workers. */
   private final List<Task> tasks;
 
-  /** What the CPU's tasks share, or null on a CPU that runs an io-wq worker only. */
-  private final CpuCore core;
+  /** Its threads, or none on a CPU that runs io-wq workers only. */
+  private final List<Task> threads;
 
   private final CpuSchedule schedule;
 
-  /** The io-wq worker this CPU runs, or null. */
-  private final IoWqWorker worker;
+  /** The io-wq workers this CPU runs, by the ring each works for. */
+  private final Map<Integer, Task> workerOf = new java.util.TreeMap<>();
 
   /**
    * @param index the CPU's number
-   * @param threads its submitter threads, in slot order
+   * @param threadLinks its submitter threads, in slot order
+   * @param workerLinks the io-wq workers it runs (beside its threads, or alone)
    * @param onlineCpus the machine's CPUs, which scale the scheduler's tunables
    * @param tick the scheduler tick, which ends the slices of tasks that share the CPU
-   * @param worker the io-wq worker the CPU runs (beside its threads, or alone), or null
    */
   public Cpu(
       int index,
       Links links,
-      List<TaskLinks> threads,
+      List<TaskLinks> threadLinks,
+      List<WorkerLinks> workerLinks,
       PathCosts costs,
       int onlineCpus,
-      blksim.queues.kernel.sched.SchedTick tick,
-      IoWqWorker worker) {
+      blksim.queues.kernel.sched.SchedTick tick) {
     super(links.self().name(), Command.class);
     this.index = index;
-    this.worker = worker;
-    List<Task> made = new java.util.ArrayList<>();
-    CpuCore first = null;
-    for (TaskLinks t : threads) {
-      CpuCore c =
-          first == null ? new CpuCore(index, links, t, costs) : new CpuCore(first, links, t);
-      first = first == null ? c : first;
-      made.add(new Task(c));
+    boolean iopoll =
+        !threadLinks.isEmpty()
+            ? threadLinks.get(0).cfg().iopoll()
+            : workerLinks.get(0).cfg().iopoll();
+    // a CPU that runs a worker alone charges its interrupts to the worker's ledger
+    Charger charger =
+        new Charger(
+            costs,
+            threadLinks.isEmpty() ? workerName(index, workerLinks.get(0)) : links.self().name());
+    this.cpu = new ThisCpu(index, links, costs, charger, iopoll);
+    List<Task> made = new ArrayList<>();
+    for (TaskLinks t : threadLinks) {
+      made.add(new Task(new CpuCore(cpu, t)));
+    }
+    this.threads = List.copyOf(made);
+    blksim.queues.kernel.sched.Rq rq = new blksim.queues.kernel.sched.Rq(onlineCpus, tick);
+    for (WorkerLinks w : workerLinks) {
+      int slot = made.size();
+      String name = workerName(index, w);
+      IoWqWorker worker =
+          new IoWqWorker(
+              name,
+              w.thread(),
+              slot,
+              cpu,
+              threadLinks.isEmpty() && made.isEmpty() ? charger : new Charger(costs, name),
+              links.peers().get(w.ring()),
+              w.cfg(),
+              w.shared(),
+              rq::reschedTick);
+      Task task = new Task(worker);
+      made.add(task);
+      workerOf.put(w.ring(), task);
     }
     this.tasks = List.copyOf(made);
-    this.core = first;
-    this.schedule =
-        first == null
-            ? null
-            : new CpuSchedule(
-                core,
-                tasks,
-                new IrqPath(core, tasks),
-                new blksim.queues.kernel.sched.Rq(onlineCpus, tick));
+    this.schedule = new CpuSchedule(cpu, tasks, new IrqPath(cpu, tasks), rq);
+  }
+
+  /** An io-wq worker's name, as its books and ledger give it: {@code cpuN-iou-wrkT}. */
+  private static String workerName(int cpu, WorkerLinks w) {
+    return "cpu" + cpu + "-iou-wrk" + w.thread();
   }
 
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
         .on(Start.class, (m, out) -> threads(m).pass(m.atPs(), out))
-        .on(FromBioSet.class, this::onBioSetReply)
-        .on(FromBlock.class, this::onBlockReply)
-        .on(Resume.class, (m, out) -> threads(m).onThreadReply(m.slot(), m, out))
-        .on(Resched.class, (m, out) -> threads(m).onThreadReply(m.slot(), m, out))
-        .on(FromDevice.class, this::onInterrupt)
-        .on(Tick.class, (m, out) -> threads(m).onTick(m, out))
+        .on(FromBioSet.class, (m, out) -> schedule.onBioSetReply(m.slot(), m.reply(), out))
+        .on(FromBlock.class, (m, out) -> schedule.onBlockReply(m.slot(), m.reply(), out))
+        .on(Resume.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
+        .on(Resched.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
+        .on(FromDevice.class, (m, out) -> schedule.onInterrupt(m.irq(), out))
+        .on(Tick.class, (m, out) -> schedule.onTick(m, out))
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(SyncReadEnded.class, this::onSyncReadEnded)
         .on(WantsUringLock.class, this::onWantsUringLock)
-        .on(IoWqEnqueue.class, (m, out) -> worker(m).onEnqueue(m, out))
-        .on(UringUnlocked.class, (m, out) -> worker(m).onUringUnlocked(m, out))
-        .on(WorkerGranted.class, (m, out) -> worker(m).onGranted(m, out))
-        .on(WorkerSliceEnds.class, (m, out) -> worker(m).onSliceEnds(m, out))
-        .on(WorkerWants.class, (m, out) -> threads(m).onWorkerWants(m, out))
-        .on(WorkerYields.class, (m, out) -> threads(m).onWorkerYields(m.atPs(), out))
-        .on(WorkerPreempted.class, (m, out) -> threads(m).onWorkerPreempted(m, out))
+        .on(IoWqEnqueue.class, this::onIoWqEnqueue)
+        .on(UringUnlocked.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
+        .on(SliceEnds.class, (m, out) -> schedule.sliceEnds(m.slot(), m.spin(), m.atPs(), out))
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> task(m.submitter()).core.sub.finish())
         .build();
   }
 
-  /** The schedule of the CPU's threads, for {@code m}; a CPU that runs only a worker has none. */
+  /** The schedule of the CPU's threads, for {@code m}; a CPU that runs only workers has none. */
   private CpuSchedule threads(Command m) {
-    if (schedule == null) {
+    if (threads.isEmpty()) {
       throw new InvariantBroken(name() + " runs no thread, for " + m);
     }
     return schedule;
   }
 
-  /** The io-wq worker the CPU runs, for {@code m}. */
-  private IoWqWorker worker(Command m) {
-    if (worker == null) {
-      throw new InvariantBroken(name() + " runs no io-wq worker, for " + m);
+  /** {@code io_wq_enqueue}: the worker of the ring is woken if it sleeps. */
+  private void onIoWqEnqueue(IoWqEnqueue m, Outbox out) {
+    Task task = workerOf.get(m.ring());
+    if (task == null) {
+      throw new InvariantBroken(
+          name() + " runs no io-wq worker of ring " + m.ring() + ", for " + m);
     }
-    return worker;
-  }
-
-  private void onBioSetReply(FromBioSet m, Outbox out) {
-    if (m.slot() == WORKER) {
-      worker(m).onBioSetReply(m.reply(), out);
-    } else {
-      threads(m).onBioSetReply(m.slot(), m.reply(), out);
-    }
-  }
-
-  private void onBlockReply(FromBlock m, Outbox out) {
-    if (m.slot() == WORKER) {
-      worker(m).onBlockReply(m.reply(), out);
-    } else {
-      threads(m).onBlockReply(m.slot(), m.reply(), out);
-    }
-  }
-
-  /**
-   * An interrupt: on a CPU that runs its io-wq worker only, the worker's CPU takes it ({@link
-   * WorkerInterrupts}); else the interrupt path of the CPU's tasks, whoever issued the request.
-   */
-  private void onInterrupt(FromDevice m, Outbox out) {
-    if (schedule == null) {
-      worker(m).onInterrupt(m.irq(), out);
-    } else {
-      schedule.onInterrupt(m.irq(), out);
+    if (task.worker.enqueue(m.reqs())) {
+      schedule.wake(task, m.atPs(), out);
     }
   }
 
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
-    threads(m); // a CPU that runs only a worker has no ring
-    Task task = core.taskOf(m.req()).task; // the worker's thread: the ring it issued for
-    long teardown = task.thread.onWantsUringLock(m, schedule.lent(), out);
+    threads(m); // a CPU that runs only workers has no ring
+    Task task = cpu.taskOf(m.req()).task; // the worker's thread: the ring it issued for
+    long teardown = task.thread.onWantsUringLock(m, out);
     if (teardown >= 0) {
       schedule.teardownPoll(task, teardown, out);
     }
@@ -354,27 +341,25 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onCompletedElsewhere(CompletedElsewhere m, Outbox out) {
-    threads(m); // a CPU that runs only a worker has no ring
-    List<Completion> mine = core.forwardForeign(m, out);
+    threads(m); // a CPU that runs only workers has no ring
+    List<Completion> mine = cpu.forwardForeign(m, out);
     if (mine == null) {
       return;
     }
-    if (tasks.size() == 1 || mine.isEmpty()) {
-      completedElsewhere(tasks.get(0), m.atPs(), mine, out);
+    if (threads.size() == 1 || mine.isEmpty()) {
+      completedElsewhere(threads.get(0), m.atPs(), mine, out);
       return;
     }
     Map<Integer, List<Completion>> byRing = new java.util.TreeMap<>();
     for (Completion done : mine) {
-      byRing
-          .computeIfAbsent(core.taskOf(done.req()).slot, k -> new java.util.ArrayList<>())
-          .add(done);
+      byRing.computeIfAbsent(cpu.taskOf(done.req()).slot, k -> new ArrayList<>()).add(done);
     }
-    byRing.forEach((slot, list) -> completedElsewhere(tasks.get(slot), m.atPs(), list, out));
+    byRing.forEach((slot, list) -> completedElsewhere(threads.get(slot), m.atPs(), list, out));
   }
 
   private void onSyncReadEnded(SyncReadEnded m, Outbox out) {
-    threads(m); // a CPU that runs only a worker has no ring
-    completedElsewhere(core.taskOf(m.owner()).task, m.atPs(), List.of(), out);
+    threads(m); // a CPU that runs only workers has no ring
+    completedElsewhere(cpu.taskOf(m.owner()).task, m.atPs(), List.of(), out);
   }
 
   private void completedElsewhere(Task task, long t, List<Completion> mine, Outbox out) {
@@ -400,11 +385,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void onReadCounters(ReadCounters m, Outbox out) {
+    schedule.catchUp(m.atPs()); // a thread that turns in its empty loop has made its calls
     out.send(m.replyTo(), task(m.submitter()).core.counters(m));
   }
 
   private Task task(int submitter) {
-    for (Task t : tasks) {
+    for (Task t : threads) {
       if (t.submitterIndex() == submitter) {
         return t;
       }
@@ -416,32 +402,37 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     return index;
   }
 
-  /** The io-wq worker this CPU runs, or null. */
-  public IoWqWorker worker() {
-    return worker;
+  /** The io-wq workers this CPU runs, in slot order. */
+  public List<IoWqWorker> workers() {
+    return workerOf.values().stream()
+        .map(t -> t.worker)
+        .sorted(java.util.Comparator.comparingInt(IoWqWorker::slot))
+        .toList();
   }
 
   /** The submitter threads this CPU runs, in slot order. */
   public List<Task> tasks() {
+    return threads;
+  }
+
+  /** Every task of the CPU: its threads, then its io-wq workers. */
+  public List<Task> allTasks() {
     return tasks;
   }
 
-  /** The CPU's run queue: what its tasks ran and waited; null on a CPU that runs only a worker. */
+  /** The CPU's run queue: what its tasks ran and waited. */
   public blksim.queues.kernel.sched.CfsRq runQueue() {
-    return schedule == null ? null : schedule.runQueue();
+    return schedule.runQueue();
   }
 
-  /** What the CPU's threads and their interrupts cost (its io-wq worker keeps its own). */
+  /** What the CPU's threads and their interrupts cost (its io-wq workers keep their own). */
   public CostLedger ledger() {
-    return core == null ? new CostLedger() : core.charger.ledger();
+    return threads.isEmpty() ? new CostLedger() : cpu.charger.ledger();
   }
 
   /** Checks the submitters and their rings: every I/O submitted completed exactly once. */
   public void audit(Books books) {
-    if (schedule == null) {
-      return; // its worker's books are the worker's
-    }
-    for (Task task : tasks) {
+    for (Task task : threads) {
       books.drained(
           task.thread.done(),
           who(task) + ": the submitter thread never ended, or left requests in the kernel");
@@ -449,12 +440,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     books.drained(
         schedule.idle(),
         name() + ": an interrupt was left unhandled (" + schedule.leftOver() + ")");
-    for (Task task : tasks) {
-      task.run.audit(books, who(task));
+    for (Task task : threads) {
+      task.audit(books, who(task));
     }
   }
 
   private String who(Task task) {
-    return tasks.size() == 1 ? name() : name() + " " + task.comm();
+    return threads.size() == 1 ? name() : name() + " " + task.comm();
   }
 }

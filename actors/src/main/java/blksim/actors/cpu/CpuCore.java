@@ -6,10 +6,7 @@ import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
-import blksim.queues.block.fops.BlkdevDirectIoSimple;
 import blksim.queues.cost.Charger;
-import blksim.queues.cost.Contention;
-import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
@@ -19,19 +16,19 @@ import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.RingTask;
 import blksim.queues.tiouring.Submitter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * What a task's path and the interrupt path of its CPU share: the CPU's identity, refs and books,
- * and the task's ring. Each task on a CPU has its own; the CPU's charger, ksoftirqd and interrupt
- * address are one, shared by all of them. It answers what io_uring's path asks of the task ({@link
- * RingTask}).
+ * What one submitter thread's path needs on its CPU: its ring, its loop's state and books, and the
+ * CPU it runs on ({@link ThisCpu}), whose charger, ksoftirqd and interrupt address all of the CPU's
+ * tasks share. It answers what io_uring's path asks of the task ({@link RingTask}).
  */
 final class CpuCore implements RingTask {
+  /** The CPU the thread runs on. */
+  final ThisCpu cpu;
+
   final int index;
 
   /** The task's place on its CPU: 0 for the first, in the order of its threads. */
@@ -72,9 +69,6 @@ final class CpuCore implements RingTask {
   /** Every ring's CPU, by the ring's owner. */
   final Map<Integer, SimRef<Cpu.Command>> peers;
 
-  /** The tasks of this CPU, by their ring's owner, in slot order (filled once all are made). */
-  final Map<Integer, CpuCore> onThisCpu;
-
   /** The thread's libaio context ({@code -a1}), or null. */
   final KioCtx aio;
 
@@ -84,82 +78,41 @@ final class CpuCore implements RingTask {
   /** The CPU running this thread's io-wq worker, or null when no bio can lack a tag. */
   final SimRef<Cpu.Command> worker;
 
-  /** This CPU's address for a bioset's answers. */
+  /** This task's address for a bioset's answers. */
   final SimRef<BioSetActor.Reply> biosetReplies;
 
-  /** This CPU's address for a block device's answers. */
+  /** This task's address for a block device's answers. */
   final SimRef<BlockDevice.Reply> blockReplies;
 
   /** This CPU's address for the interrupts a device raises on it. */
   final SimRef<NullBlkActor.Interrupt> interrupts;
 
-  /**
-   * Completing another ring's request: bio_endio and io_complete_rw_iopoll write its request, its
-   * bio and its io_kiocb, three lines another CPU wrote last.
-   */
-  final CostStep remoteCompletion;
-
-  /** The first task of CPU {@code index}, which makes what the CPU's tasks share. */
-  CpuCore(int index, Cpu.Links links, Cpu.TaskLinks task, PathCosts costs) {
-    this(
-        index,
-        links,
-        task,
-        costs,
-        new Charger(costs, links.self().name()),
-        new Ksoftirqd(),
-        links.self().adapt(Cpu.FromDevice::new),
-        new TreeMap<>());
-  }
-
-  /** Another task of the CPU {@code first} runs on. */
-  CpuCore(CpuCore first, Cpu.Links links, Cpu.TaskLinks task) {
-    this(
-        first.index,
-        links,
-        task,
-        first.costs,
-        first.charger,
-        first.ksoftirqd,
-        first.interrupts,
-        first.onThisCpu);
-  }
-
-  private CpuCore(
-      int index,
-      Cpu.Links links,
-      Cpu.TaskLinks task,
-      PathCosts costs,
-      Charger charger,
-      Ksoftirqd ksoftirqd,
-      SimRef<NullBlkActor.Interrupt> interrupts,
-      Map<Integer, CpuCore> onThisCpu) {
-    this.index = index;
+  /** Thread {@code task} on {@code cpu}. */
+  CpuCore(ThisCpu cpu, Cpu.TaskLinks task) {
+    this.cpu = cpu;
+    this.index = cpu.index;
     this.slot = task.slot();
     this.owner = task.ring().owner();
-    this.self = links.self();
+    this.self = cpu.self;
     int at = slot;
     this.biosetReplies = self.adapt(r -> new Cpu.FromBioSet(at, r));
     this.blockReplies = self.adapt(r -> new Cpu.FromBlock(at, r));
-    this.interrupts = interrupts;
-    this.bioset = links.bioset();
-    this.main = links.main();
+    this.interrupts = cpu.interrupts;
+    this.bioset = cpu.bioset;
+    this.main = cpu.main;
     this.sub = task.sub();
     this.ring = task.ring();
     this.cfg = task.cfg();
     this.rw = new IoRw(ring, cfg.iopoll());
-    this.costs = costs;
+    this.costs = cpu.costs;
     this.aio =
         cfg.aio() ? new KioCtx(Integer.highestOneBit(Math.max(1, sub.depth() - 1)) << 1) : null;
-    this.charger = charger;
-    this.ksoftirqd = ksoftirqd;
-    this.peers = Map.copyOf(links.peers());
-    this.dms = Map.copyOf(links.dms());
+    this.charger = cpu.charger;
+    this.ksoftirqd = cpu.ksoftirqd;
+    this.peers = cpu.peers;
+    this.dms = cpu.dms;
     this.worker = task.worker();
-    this.onThisCpu = onThisCpu;
-    onThisCpu.put(owner, this);
-    this.remoteCompletion =
-        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
+    cpu.rings.put(owner, this);
   }
 
   long charge(CpuTime what, KernelFn fn, int calls) {
@@ -182,7 +135,7 @@ final class CpuCore implements RingTask {
 
   @Override
   public IoRingCtx ringOf(int owner) {
-    CpuCore task = onThisCpu.get(owner);
+    CpuCore task = cpu.rings.get(owner);
     return task == null ? null : task.ring;
   }
 
@@ -205,7 +158,7 @@ final class CpuCore implements RingTask {
 
   /** A call into a block device on this CPU's behalf; its interrupts come back here. */
   BlockDevice.Call call(CpuTime what) {
-    return new BlockDevice.Call(index, what, blockReplies, interrupts, blockReplies);
+    return new BlockDevice.Call(index, what, blockReplies, interrupts, cpu.irqBlockReplies);
   }
 
   /**
@@ -246,44 +199,6 @@ final class CpuCore implements RingTask {
   }
 
   /**
-   * Tells each other ring's CPU of its requests that ended here (io_complete_rw_iopoll or
-   * io_complete_rw wrote into their io_kiocbs, whose lines come over), charged to {@code what}.
-   *
-   * @return when this CPU is done with it
-   */
-  long sendElsewhere(
-      Map<Integer, List<Cpu.Completion>> elsewhere, long t, CpuTime what, Outbox out) {
-    for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
-      t += charger.charge(index, what, remoteCompletion, e.getValue().size());
-      out.send(peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
-    }
-    return t;
-  }
-
-  /**
-   * The completions of {@code m} that are this ring's, or null when it had some and none of them
-   * is; those of other rings go on to their CPUs (an io-wq worker's interrupt ended requests that a
-   * kblockd restart on its CPU had dispatched).
-   */
-  List<Cpu.Completion> forwardForeign(Cpu.CompletedElsewhere m, Outbox out) {
-    if (m.completions().stream().allMatch(done -> onThisCpu.containsKey(done.req().owner()))) {
-      return m.completions();
-    }
-    Map<Integer, List<Cpu.Completion>> foreign = new TreeMap<>();
-    List<Cpu.Completion> mine = new ArrayList<>(m.completions().size());
-    for (Cpu.Completion done : m.completions()) {
-      if (onThisCpu.containsKey(done.req().owner())) {
-        mine.add(done);
-      } else {
-        foreign.computeIfAbsent(done.req().owner(), k -> new ArrayList<>()).add(done);
-      }
-    }
-    foreign.forEach(
-        (ring, list) -> out.send(peers.get(ring), new Cpu.CompletedElsewhere(m.atPs(), list)));
-    return mine.isEmpty() ? null : mine;
-  }
-
-  /**
    * bi_end_io of the bios that ended in queue_rq while this thread submitted: this ring's complete
    * ({@link #endIo}; {@code done} hears of each), another ring's, which a kblockd restart here
    * dispatched, go to its CPU: their task_work is for its task.
@@ -313,58 +228,32 @@ final class CpuCore implements RingTask {
         done.accept(req);
       }
     }
-    return elsewhere.send(this, t, CpuTime.SUBMIT, out);
+    return elsewhere.send(cpu, t, CpuTime.SUBMIT, out);
   }
 
-  /**
-   * Whether an interrupt here ended another ring's request (a kblockd restart on this CPU had
-   * dispatched it): its io_complete_rw queues task_work for that ring's task.
-   */
+  /** Whether an interrupt here ended another CPU's ring's request ({@link ThisCpu#foreign}). */
   boolean foreign(blksim.queues.block.bio.Bio bio) {
-    return bio.owner() instanceof IoKiocb req
-        && req.owner() != owner
-        && !onThisCpu.containsKey(req.owner());
+    return cpu.foreign(bio);
   }
 
-  /**
-   * bi_end_io of another CPU's ring's request, run here: io_complete_rw_iopoll on an IOPOLL ring
-   * ({@code ki_complete} is set by the ring, not by where the bio ends), else io_complete_rw, which
-   * queues task_work for the ring's task. Every ring of a run is of one kind.
-   */
+  /** bi_end_io of another CPU's ring's request, run here ({@link ThisCpu#foreignEndPath}). */
   KernelFn[] foreignEndPath() {
-    return cfg.iopoll() ? CpuPaths.END_IO_PATH : CpuPaths.IRQ_END_PATH;
+    return cpu.foreignEndPath();
   }
 
-  /** The task of this CPU whose ring {@code req} is of. */
+  /** The thread of this CPU whose ring {@code req} is of. */
   CpuCore taskOf(IoKiocb req) {
-    CpuCore task = req.owner() == owner ? this : onThisCpu.get(req.owner());
-    if (task == null) {
-      throw new IllegalStateException(
-          self.name() + ": request " + req.id() + " of ring " + req.owner() + " is not its own");
-    }
-    return task;
+    return req.owner() == owner ? this : cpu.taskOf(req);
   }
 
-  /** The task of this CPU whose ring is {@code ringOwner}. */
+  /** The thread of this CPU whose ring is {@code ringOwner}. */
   CpuCore taskOf(int ringOwner) {
-    CpuCore task = ringOwner == owner ? this : onThisCpu.get(ringOwner);
-    if (task == null) {
-      throw new IllegalStateException(self.name() + ": ring " + ringOwner + " is not on this CPU");
-    }
-    return task;
+    return ringOwner == owner ? this : cpu.taskOf(ringOwner);
   }
 
-  /** The task of this CPU whose libaio context is {@code ctx}. */
+  /** The thread of this CPU whose libaio context is {@code ctx}. */
   CpuCore taskOf(KioCtx ctx) {
-    if (ctx == aio) {
-      return this;
-    }
-    for (CpuCore task : onThisCpu.values()) {
-      if (task.aio == ctx) {
-        return task;
-      }
-    }
-    throw new IllegalStateException(self.name() + ": an aio context not of this CPU");
+    return ctx == aio ? this : cpu.taskOf(ctx);
   }
 
   /** The latency histogram at the main thread's last read, for the next interval's share. */
@@ -393,24 +282,6 @@ final class CpuCore implements RingTask {
   /** Reads the kernel completed. */
   long completed() {
     return cfg.syncIo() ? sub.done() : aio != null ? aio.completed() : ring.completed();
-  }
-
-  /**
-   * bi_end_io of a bio an interrupt ended: an io_uring request's ({@link #endIo}), an aio request's
-   * ({@link blksim.queues.fs.aio.AioKiocb#aioCompleteRw}: its event is posted), or a sync read's on
-   * the stack ({@link BlkdevDirectIoSimple#blkdevBioEndIoSimple}: its task's wait is over).
-   *
-   * @return the functions it ran
-   */
-  KernelFn[] endInIrq(blksim.queues.block.bio.Bio bio) {
-    if (bio.owner() instanceof blksim.queues.fs.aio.AioKiocb req) {
-      return req.aioCompleteRw(res(bio));
-    }
-    if (bio.pool() == null) {
-      return BlkdevDirectIoSimple.blkdevBioEndIoSimple(bio);
-    }
-    IoKiocb req = (IoKiocb) bio.owner();
-    return taskOf(req).endIo(req, res(bio));
   }
 
   /** The result a request completes with ({@link IoRw#res}). */

@@ -16,28 +16,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a CPU runs next: one of its tasks, as its run queue picks them ({@link CfsRq}), a hard
- * interrupt (null_blk's timers, the tick) taken at the running task's next step boundary or at once
- * on an idle CPU, ksoftirqd, which runs where the task schedules ({@link Ksoftirqd}), or the
- * thread's io-wq worker when it has no CPU of its own ({@link HostCpu}): where the thread
- * schedules, or when the CPU is idle. The step that waited goes on when the other is over.
- * Interrupts are the CPU's, whoever issued the request.
+ * What a CPU runs next: one of its tasks, as its run queue picks them ({@link CfsRq}) — submitter
+ * threads and io-wq workers alike ({@link Task}) — a hard interrupt (null_blk's timers, the tick)
+ * taken at the running task's next step boundary or at once on an idle CPU (or while its task waits
+ * for a mutex), or ksoftirqd, which runs where the task schedules ({@link Ksoftirqd}). The step
+ * that waited goes on when the other is over. Interrupts are the CPU's, whoever issued the request.
  *
  * <p>Tasks that share the CPU switch where the kernel of CONFIG_PREEMPT_VOLUNTARY lets them: where
  * one sleeps or exits, the next in the run queue runs; one the run queue asked to reschedule (a
- * tick that ended its slice, a wake-up that preempts it) switches at its return to user space, and
- * an IOPOLL ring's {@code io_iopoll_check} stops polling for it ({@code need_resched()}). A task
- * alone on its CPU never switches: the run queue has it only.
+ * tick that ended its slice, a wake-up that preempts it) switches at its next point of preemption
+ * ({@link Task#preemptibleAt}: a thread's return to user space, a worker's {@code cond_resched}),
+ * and an IOPOLL ring's {@code io_iopoll_check} stops polling for it ({@code need_resched()}). A
+ * task alone on its CPU never switches: the run queue has it only.
  */
 final class CpuSchedule {
-  private final CpuCore core;
+  private final ThisCpu cpu;
   private final List<Task> tasks;
 
   /** The same tasks, for the loops of every step (no iterator a step). */
   private final Task[] all;
-
-  /** The first task's path: the only one a CPU with an io-wq worker on it has (ModelSupport). */
-  private final SubmitterPath thread;
 
   private final IrqPath irq;
   private final Ksoftirqd ksoftirqd;
@@ -47,53 +44,68 @@ final class CpuSchedule {
   private SimMessage stashed;
   private boolean inIrq;
 
+  /** When the running interrupt began. */
+  private long irqStartPs;
+
   /** The task that has the CPU (it runs, or a call of its is out), or null when none has. */
   private Task current;
 
-  /** The io-wq worker runs on this CPU now. */
-  private boolean lent;
-
-  /** When the CPU's last interrupt or worker run ended. */
+  /** When the CPU's last interrupt ended. */
   private long busyUntilPs;
 
-  /** The worker sharing this CPU is runnable: woken for work or for a tag, or preempted. */
-  private boolean workerWants;
+  /**
+   * The running thread turns in its empty loop from this time until its worker can run ({@link
+   * SubmitterPath#waitsForItsWorkerHere}); -1 when it does not.
+   */
+  private long emptyFromPs = -1;
 
-  /** A preempted worker runs where the thread schedules from here: the thread's slice is over. */
-  private long workerFromPs;
+  /** The last of those spins, which its {@link Cpu.SliceEnds} names. */
+  private long emptySpin;
 
-  CpuSchedule(CpuCore core, List<Task> tasks, IrqPath irq, Rq rq) {
-    this.core = core;
+  CpuSchedule(ThisCpu cpu, List<Task> tasks, IrqPath irq, Rq rq) {
+    this.cpu = cpu;
     this.tasks = tasks;
     this.all = tasks.toArray(new Task[0]);
-    this.thread = tasks.get(0).thread;
     this.irq = irq;
-    this.ksoftirqd = core.ksoftirqd;
+    this.ksoftirqd = cpu.ksoftirqd;
     this.rq = rq;
     for (Task task : tasks) {
-      task.core.needResched = this::needResched;
+      if (task.core != null) {
+        task.core.needResched = this::needResched;
+      }
     }
   }
 
   /**
    * The threads start: t/io_uring's main thread made each on its own CPU (where it and the new
    * thread ran) and pinned it here, so each joins the run queue with the same debit; the first it
-   * picks runs.
+   * picks runs. An io-wq worker is made asleep, by its thread's first punt ({@code
+   * create_io_worker}); it joins the run queue when woken.
    */
   void pass(long t, Outbox out) {
     for (Task task : tasks) {
-      task.se = rq.forkPinned(task.comm(), t);
+      if (!task.isWorker()) {
+        task.se = rq.forkPinned(task.comm(), t);
+      }
     }
     dispatch(t, out);
     idleSoftirq(t, out);
   }
 
-  /** Another CPU's completion woke {@code task} from its sleep: it runs if the CPU is idle. */
+  /**
+   * {@code task} was woken at {@code t} (a thread by another CPU's completion, a worker for work):
+   * it runs if the CPU is idle, else when the run queue picks it.
+   */
   void wake(Task task, long t, Outbox out) {
+    if (task.se == null) {
+      task.se = rq.fork(task.comm(), t); // a worker's first wake-up: wake_up_new_task
+    }
     rq.wakeUp(task.se, t);
-    if (!inIrq && !lent && current == null) {
+    if (!inIrq && current == null) {
       dispatch(freeFrom(t), out);
       idleSoftirq(t, out);
+    } else {
+      woke(t, out);
     }
   }
 
@@ -109,8 +121,8 @@ final class CpuSchedule {
     }
     rq.wakeUp(task.se, t);
     task.thread.loop().to(EnterLoop.Phase.RESCHED);
-    task.park(new Cpu.Resched(t, task.core.slot));
-    if (current == null && !inIrq && !lent) {
+    task.park(new Cpu.Resched(t, task.slot));
+    if (current == null && !inIrq) {
       dispatch(freeFrom(t), out);
     }
   }
@@ -140,18 +152,17 @@ final class CpuSchedule {
     if (ksoftirqd.pending()) {
       left.add("ksoftirqd runnable");
     }
-    if (lent) {
-      left.add("lent to the io-wq worker");
-    }
-    if (workerWants) {
-      left.add("the io-wq worker runnable");
+    for (Task task : all) {
+      if (task.isWorker() && task.parked()) {
+        left.add(task.comm() + " runnable");
+      }
     }
     return String.join(", ", left);
   }
 
   void onBioSetReply(int slot, BioSetActor.Reply m, Outbox out) {
-    if (m instanceof BioSetActor.Put put && inIrq) {
-      irqReturned(irq.onBiosPut(put.atPs(), out), out);
+    if (slot == Cpu.IRQ) {
+      irqReturned(irq.onBiosPut(m.atPs(), out), out);
     } else {
       onThreadReply(slot, m, out);
     }
@@ -160,17 +171,20 @@ final class CpuSchedule {
   void onBlockReply(int slot, BlockDevice.Reply m, Outbox out) {
     if (m instanceof BlockDevice.IrqEnded ended) {
       irqReturned(irq.onIrqEnded(ended, out), out);
-    } else if (m instanceof BlockDevice.Woken && (inIrq || lent)) {
-      // this CPU's interrupt freed the tag: the woken thread runs when the interrupt is over
-      if (arrives(tasks.get(slot), m, out)) {
+    } else if (m instanceof BlockDevice.TagFreed f) {
+      spinEnds(slot, f.spin(), f.atPs(), WorkerSpin.End.TAG, out);
+    } else if (m instanceof BlockDevice.Woken && inIrq) {
+      // this CPU's interrupt freed the tag: the woken task runs when the interrupt is over (it has
+      // the CPU still if the interrupt came as it went to sleep)
+      Task task = tasks.get(slot);
+      if (task == current || arrives(task, m, out)) {
         stashed = m;
       }
     } else if (m instanceof BlockDevice.Slept) {
-      // the thread sleeps for a tag: the CPU is idle, and takes the interrupts that waited
-      tasks.get(slot).run.handle(m, out);
+      // the task sleeps for a tag: the CPU is idle, and takes the interrupts that waited
+      tasks.get(slot).handle(m, out);
       if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
-        inIrq = true;
-        irqReturned(irq.start(freeFrom(m.atPs()), drainPending(), pendingTicks.drain(), out), out);
+        startIrq(freeFrom(m.atPs()), out);
       } else {
         idleSoftirq(m.atPs(), out);
       }
@@ -185,10 +199,13 @@ final class CpuSchedule {
     if (task != current && !arrives(task, m, out)) {
       return;
     }
+    if (inIrq) { // the answer to a task that waited for a mutex, while an interrupt runs
+      stashed = m;
+      return;
+    }
     if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
       stashed = m;
-      inIrq = true;
-      irqReturned(irq.start(m.atPs(), drainPending(), pendingTicks.drain(), out), out);
+      startIrq(m.atPs(), out);
       return;
     }
     threadStep(m, out);
@@ -211,33 +228,84 @@ final class CpuSchedule {
       return true;
     }
     task.park(m);
-    if (current == null && !inIrq && !lent) {
+    if (current == null && !inIrq) {
       dispatch(freeFrom(m.atPs()), out);
+    } else {
+      woke(m.atPs(), out);
     }
     return false;
   }
 
   /** The task goes on with {@code m}; where it schedules, what waits for that runs first. */
   private void threadStep(SimMessage m, Outbox out) {
-    if (workerWants && lendsAt(m)) {
-      stashed = m;
-      lend(m.atPs(), out);
-      return;
-    }
-    if (ksoftirqd.pending() && Ksoftirqd.schedulesAt(m)) {
+    if (ksoftirqd.pending() && current.schedulesAt(m)) {
       stashed = m;
       inIrq = true;
+      irqStartPs = m.atPs();
       ksoftirqd.runs(true);
       irqReturned(irq.startSoftirq(m.atPs(), ksoftirqd.drain(), true, out), out);
       return;
     }
-    if ((m instanceof Cpu.Resume || m instanceof Cpu.Resched && current.thread.exiting())
-        && needResched(m.atPs())) { // the return to user space, or the teardown's cond_resched
+    if (current.preemptibleAt(m) && needResched(m.atPs())) {
       switchFrom(m, out);
       return;
     }
-    current.run.handle(m, out);
+    if (m instanceof Cpu.Resume && current.thread != null && waitsForWorker(m.atPs(), out)) {
+      return;
+    }
+    current.handle(m, out);
     idleSoftirq(m.atPs(), out);
+  }
+
+  /**
+   * The running thread is back in user space at {@code t} with nothing to do until its io-wq
+   * worker, on this CPU, runs: it turns in its empty loop, in closed form, until the tick at which
+   * the run queue asks it to reschedule, or until the CPU has something to take at one of its
+   * returns to user space ({@link #cutSpin}).
+   *
+   * @return whether it does
+   */
+  private boolean waitsForWorker(long t, Outbox out) {
+    if (!current.thread.waitsForItsWorkerHere()) {
+      return false;
+    }
+    long until = rq.reschedTick(t);
+    if (until == Long.MAX_VALUE || until <= t) {
+      return false; // its worker is not runnable, or it switches now
+    }
+    emptyFromPs = t;
+    out.send(cpu.self, new Cpu.SliceEnds(until, ++emptySpin, current.slot));
+    return true;
+  }
+
+  /**
+   * The running thread's empty loop is brought up to {@code at}: the calls it made by then are
+   * counted, and it turns on from the last.
+   */
+  void catchUp(long at) {
+    if (emptyFromPs >= 0 && at > emptyFromPs) {
+      emptyFromPs = current.thread.emptyEnters(emptyFromPs, at);
+    }
+  }
+
+  /**
+   * Its empty loop ends at the first return to user space at or after {@code at}: a step boundary,
+   * where the thread goes on (or is switched out).
+   */
+  private void emptyEnds(long at, Outbox out) {
+    long t = current.thread.emptyEnters(emptyFromPs, at);
+    emptyFromPs = -1;
+    onThreadReply(current.slot, new Cpu.Resume(t, current.slot), out);
+  }
+
+  /** The tick that ends spin {@code id} of the task in {@code slot}. */
+  void sliceEnds(int slot, long id, long at, Outbox out) {
+    Task task = tasks.get(slot);
+    if (task.isWorker()) {
+      spinEnds(slot, id, at, WorkerSpin.End.SLICE, out);
+    } else if (emptyFromPs >= 0 && id == emptySpin && task == current) {
+      emptyEnds(at, out);
+    }
   }
 
   /**
@@ -250,20 +318,28 @@ final class CpuSchedule {
   }
 
   /**
-   * The running task returns to user space with TIF_NEED_RESCHED: {@code schedule()} switches to
-   * the task the run queue picks, and the task goes on with {@code m} when it is picked again.
+   * The tick at or after {@code t} at which the run queue asks the running task to reschedule, as
+   * things stand; {@link Long#MAX_VALUE} while it runs alone.
+   */
+  long reschedTick(long t) {
+    return rq.reschedTick(t);
+  }
+
+  /**
+   * The running task is at a point of preemption with TIF_NEED_RESCHED: {@code schedule()} switches
+   * to the task the run queue picks, and the task goes on with {@code m} when it is picked again.
    */
   private void switchFrom(SimMessage m, Outbox out) {
     Task prev = current;
     long t = m.atPs();
     Task next = taskOf(rq.schedule(t));
     if (next == prev) {
-      prev.run.handle(m, out);
+      prev.handle(m, out);
       idleSoftirq(t, out);
       return;
     }
     prev.park(m);
-    t += core.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1); // __schedule, context_switch
+    t += cpu.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1); // __schedule, context_switch
     current = next;
     resume(next, t, out);
   }
@@ -279,7 +355,7 @@ final class CpuSchedule {
   /** {@code task} has the CPU from {@code t}: it starts, is switched back in, or goes on. */
   private void resume(Task task, long t, Outbox out) {
     if (task.parked()) {
-      onThreadReply(task.core.slot, task.unpark(t), out);
+      onThreadReply(task.slot, task.unpark(t), out);
       return;
     }
     task.resume(t, out);
@@ -290,13 +366,12 @@ final class CpuSchedule {
     if (se == null) {
       return null;
     }
-    for (Task task : tasks) {
+    for (Task task : all) {
       if (task.se == se) {
         return task;
       }
     }
-    throw new IllegalStateException(
-        core.self.name() + ": picked " + se + ", not a task of its own");
+    throw new IllegalStateException(cpu.self.name() + ": picked " + se + ", not a task of its own");
   }
 
   /**
@@ -304,20 +379,20 @@ final class CpuSchedule {
    * CPU: the run queue dequeues it.
    */
   private void leftCpu() {
-    if (current == null || stashed != null || current.thread.inFlight()) {
+    if (current == null || stashed != null || current.inFlight()) {
       return;
     }
     if (current.se.state() == SchedEntity.State.RUNNING) {
       // asleep, or ended with requests of its io-wq worker still to come back, or done for good
-      rq.dequeueCurr(current.freeAtPs(), current.thread.done());
+      rq.dequeueCurr(current.freeAtPs(), current.done());
     }
     current = null;
   }
 
-  /** Whether every task of the CPU has ended its loop. */
+  /** Whether every thread of the CPU has ended its loop (true on a CPU that runs a worker only). */
   private boolean allExiting() {
     for (Task task : all) {
-      if (!task.thread.exiting()) {
+      if (!task.isWorker() && !task.exiting()) {
         return false;
       }
     }
@@ -327,28 +402,36 @@ final class CpuSchedule {
   /** Tasks an interrupt here woke from their sleep are runnable again. */
   private void wakeWoken(long t) {
     for (Task task : all) {
-      if (task.thread.loop().woken() && task.se.state() == SchedEntity.State.SLEEPING) {
+      if (task.se != null && task.se.state() == SchedEntity.State.SLEEPING && task.woken()) {
         rq.wakeUp(task.se, t);
       }
     }
   }
 
   /**
-   * The CPU may be idle (its task asleep or ended): a runnable ksoftirqd runs now, else a runnable
-   * io-wq worker that shares the CPU, else the next task the run queue has.
+   * The CPU may be idle (its task asleep or ended): a runnable ksoftirqd runs now, else the next
+   * task the run queue has.
    */
   void idleSoftirq(long t, Outbox out) {
     leftCpu();
     wakeWoken(t); // a sibling whose request ended in this task's queue_rq
+    if (ksoftirqd.pending() && waitsForMutex()) {
+      // the task's mutex_lock is a might_sleep, and a runnable ksoftirqd ends its optimistic
+      // spin: it sleeps there, and ksoftirqd runs as on an idle CPU
+      inIrq = true;
+      irqStartPs = freeFrom(t);
+      ksoftirqd.runs(false);
+      irqReturned(irq.startSoftirq(irqStartPs, ksoftirqd.drain(), false, out), out);
+      return;
+    }
     if (!idleNow()) {
       return;
     }
     if (ksoftirqd.pending()) {
       inIrq = true;
+      irqStartPs = freeFrom(t);
       ksoftirqd.runs(false);
-      irqReturned(irq.startSoftirq(freeFrom(t), ksoftirqd.drain(), false, out), out);
-    } else if (workerWants) {
-      lend(freeFrom(t), out);
+      irqReturned(irq.startSoftirq(irqStartPs, ksoftirqd.drain(), false, out), out);
     } else if (rq.nrRunning() > 0) {
       dispatch(freeFrom(t), out);
     }
@@ -356,23 +439,23 @@ final class CpuSchedule {
 
   /**
    * When work that finds the CPU idle at {@code t} can start: after its tasks went to sleep, and
-   * after the last interrupt or worker run, whose end the CPU knew before it came.
+   * after the last interrupt, whose end the CPU knew before it came.
    */
   private long freeFrom(long t) {
     long free = busyUntilPs;
     for (Task task : all) {
-      free = Math.max(free, task.thread.freeAtPs());
+      free = Math.max(free, task.freeAtPs());
     }
     return Math.max(t, free);
   }
 
-  /** Nothing runs on the CPU: its tasks sleep or ended, and no interrupt or worker runs. */
+  /** Nothing runs on the CPU: its tasks sleep or ended, and no interrupt runs. */
   private boolean idleNow() {
-    if (inIrq || lent || stashed != null || current != null) {
+    if (inIrq || stashed != null || current != null) {
       return false;
     }
     for (Task task : all) {
-      if (task.thread.inFlight() && !task.parked()) { // a parked one waits to be picked
+      if (task.inFlight() && !task.parked()) { // a parked one waits to be picked
         return false;
       }
     }
@@ -380,64 +463,22 @@ final class CpuSchedule {
   }
 
   /**
-   * Whether the thread switches to its runnable worker at {@code m}: where it schedules, once a
-   * preempted worker's wait for the thread's slice is over. On an IOPOLL ring only at the return to
-   * user space: at io_iopoll_check's mutex_lock the thread still holds the uring_lock the worker
-   * needs for its IOPOLL list.
-   */
-  private boolean lendsAt(SimMessage m) {
-    return m.atPs() >= workerFromPs
-        && (m instanceof Cpu.Resume || (m instanceof Cpu.Resched && !core.cfg.iopoll()));
-  }
-
-  /** The worker sharing this CPU is runnable; it runs now if the CPU is idle. */
-  void onWorkerWants(Cpu.WorkerWants m, Outbox out) {
-    workerWants = true;
-    idleSoftirq(m.atPs(), out);
-  }
-
-  private void lend(long t, Outbox out) {
-    lent = true;
-    workerWants = false;
-    workerFromPs = 0;
-    out.send(core.worker, new Cpu.WorkerGranted(t, thread.exiting()));
-  }
-
-  /** The tick preempted the worker: it stays runnable, and the thread has its slice first. */
-  void onWorkerPreempted(Cpu.WorkerPreempted m, Outbox out) {
-    workerWants = true;
-    workerFromPs = m.againFromPs();
-    onWorkerYields(m.atPs(), out);
-  }
-
-  /** The worker went back to sleep at {@code t}: what waited runs, interrupts first. */
-  void onWorkerYields(long t, Outbox out) {
-    lent = false;
-    busyUntilPs = Math.max(busyUntilPs, t);
-    if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
-      inIrq = true;
-      irqReturned(irq.start(t, drainPending(), pendingTicks.drain(), out), out);
-      return;
-    }
-    goOn(t, out);
-  }
-
-  /**
-   * The tick's timer: it interrupts the thread's work at its next step boundary. A CPU whose thread
-   * sleeps is idle and does not tick (CONFIG_NO_HZ_IDLE); one whose thread has ended stops.
+   * The tick's timer: it interrupts the running task's work at its next step boundary. A CPU whose
+   * tasks sleep is idle and does not tick (CONFIG_NO_HZ_IDLE); one whose threads have ended stops.
    */
   void onTick(Cpu.Tick m, Outbox out) {
     if (allExiting()) {
       return;
     }
-    boolean busy = current != null && current.thread.inFlight() || lent;
+    boolean busy = current != null && current.inFlight();
     boolean balance = m.timer().balances(busy);
     boolean vmstat = m.timer().firesVmstat(busy);
     if (m.timer().rearms()) {
-      out.send(core.self, new Cpu.Tick(m.timer().next(balance, vmstat)));
+      out.send(cpu.self, new Cpu.Tick(m.timer().next(balance, vmstat)));
     }
     if (busy) {
       pendingTicks.add(balance, vmstat);
+      cutSpin(m.atPs(), out);
     }
   }
 
@@ -445,13 +486,74 @@ final class CpuSchedule {
     if (raisedOrFired instanceof NullBlkActor.SoftirqRaised raised) {
       ksoftirqd.raised(raised);
       idleSoftirq(raised.atPs(), out);
+      cutSpin(raised.atPs(), out);
       return;
     }
     NullBlkActor.TimerFired m = (NullBlkActor.TimerFired) raisedOrFired;
     pendingIrqs.add(m);
     if (idleNow()) {
-      inIrq = true;
-      irqReturned(irq.start(freeFrom(m.atPs()), drainPending(), pendingTicks.drain(), out), out);
+      startIrq(freeFrom(m.atPs()), out);
+    } else if (waitsForMutex()) {
+      // the task spins or sleeps on a mutex: the CPU takes the interrupt now
+      startIrq(freeFrom(m.atPs()), out);
+    } else {
+      cutSpin(m.atPs(), out);
+    }
+  }
+
+  /**
+   * Whether the running task waits for a mutex (an io-wq worker for its ring's {@code uring_lock})
+   * and nothing else runs: the CPU takes what comes meanwhile at once.
+   */
+  private boolean waitsForMutex() {
+    return !inIrq && stashed == null && current != null && current.waitsInterruptibly();
+  }
+
+  /** A hard interrupt begins at {@code t}: the timers and ticks that wait. */
+  private void startIrq(long t, Outbox out) {
+    inIrq = true;
+    irqStartPs = t;
+    irqReturned(irq.start(t, drainPending(), pendingTicks.drain(), out), out);
+  }
+
+  /**
+   * A spinning task is cut at its next point of preemption after {@code t} (an io-wq worker's
+   * {@code cond_resched}, a thread's return to user space): something the CPU takes there came (an
+   * interrupt, a tick, ksoftirqd, a wake-up that preempts it).
+   */
+  private void cutSpin(long t, Outbox out) {
+    if (current == null || inIrq || stashed != null) {
+      return;
+    }
+    if (emptyFromPs >= 0) {
+      emptyEnds(t, out);
+      return;
+    }
+    if (!current.isWorker()) {
+      return;
+    }
+    long id = current.worker.spinning();
+    if (id >= 0) {
+      spinEnds(current.slot, id, t, WorkerSpin.End.CUT, out);
+    }
+  }
+
+  /**
+   * Spin {@code id} of the worker in {@code slot} ends at its first {@code cond_resched} after
+   * {@code at}: a step boundary of the CPU, where the worker goes on (or is switched out).
+   */
+  void spinEnds(int slot, long id, long at, WorkerSpin.End why, Outbox out) {
+    Task task = tasks.get(slot);
+    long t = task.worker.spinEnds(id, at, why);
+    if (t >= 0) {
+      onThreadReply(slot, new Cpu.Resched(t, slot), out);
+    }
+  }
+
+  /** Another task of this CPU became runnable: a spinning worker it preempts stops at once. */
+  void woke(long t, Outbox out) {
+    if (rq.cfs().needResched()) {
+      cutSpin(t, out);
     }
   }
 
@@ -472,6 +574,9 @@ final class CpuSchedule {
     if (irq.inSoftirq() && ksoftirqd.switchBack()) {
       endPs = irq.softirqSwitchBack(endPs);
     }
+    if (current != null && current.waitsInterruptibly()) {
+      current.worker.interrupted(endPs - irqStartPs);
+    }
     busyUntilPs = Math.max(busyUntilPs, endPs);
     goOn(endPs, out);
   }
@@ -487,23 +592,17 @@ final class CpuSchedule {
       // a step boundary like any other: a tick that came during the interrupt runs first
       SimMessage m = StashedReply.at(stashed, t);
       stashed = null;
-      onThreadReply(current.core.slot, m, out);
+      onThreadReply(current.slot, m, out);
     } else if (current == null && rq.nrRunning() > 0) {
       dispatch(t, out);
     } else {
-      thread.cpuBack(t, out);
       idleSoftirq(t, out);
     }
   }
 
-  /** Whether the io-wq worker runs on this CPU now. */
-  boolean lent() {
-    return lent;
-  }
-
   private List<NullBlkActor.TimerFired> drainPending() {
-    List<NullBlkActor.TimerFired> all = new ArrayList<>(pendingIrqs);
+    List<NullBlkActor.TimerFired> drained = new ArrayList<>(pendingIrqs);
     pendingIrqs.clear();
-    return all;
+    return drained;
   }
 }

@@ -27,11 +27,11 @@ final class Elsewhere implements Iopoll.ForeignCompletions {
   }
 
   /**
-   * Each ring's CPU hears of its requests ({@link CpuCore#sendElsewhere}).
+   * Each ring's CPU hears of its requests ({@link ThisCpu#sendElsewhere}).
    *
    * @return when this CPU is done with it
    */
-  long send(CpuCore c, long t, CpuTime what, Outbox out) {
+  long send(ThisCpu c, long t, CpuTime what, Outbox out) {
     if (byCpu == null) {
       return t;
     }

@@ -79,7 +79,7 @@ final class IoWqOwner {
       req.setAtWorker(true);
     }
     atWorker += reqs.size();
-    out.send(c.worker, new Cpu.IoWqEnqueue(t, List.copyOf(reqs), c.self));
+    out.send(c.worker, new Cpu.IoWqEnqueue(t, List.copyOf(reqs), c.self, c.owner));
     return t;
   }
 
@@ -92,6 +92,11 @@ final class IoWqOwner {
       req.setAtWorker(false);
       atWorker--;
     }
+  }
+
+  /** Requests punted to the worker that it has not put on the IOPOLL list yet. */
+  long atWorker() {
+    return atWorker;
   }
 
   /**
@@ -152,6 +157,6 @@ final class IoWqOwner {
     c.ring.iopollReqIssued(m.req());
     m.req().setAtWorker(false);
     atWorker--;
-    out.send(m.worker(), new Cpu.UringUnlocked(t));
+    out.send(m.worker(), new Cpu.UringUnlocked(t, m.slot()));
   }
 }

@@ -2,8 +2,8 @@ package blksim.actors.cpu;
 
 import blksim.actors.block.BlockDevice;
 import blksim.actors.block.bio.BioSetActor;
-import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
@@ -12,208 +12,237 @@ import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoWq;
-import blksim.queues.kernel.sched.CfsSlice;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 
 /**
- * One thread's io-wq worker ({@code struct io_worker}, fs/io-wq.c), a task of the {@link Cpu} it
- * runs on: a CPU with no submitter, or its thread's ({@link HostCpu}). It issues the requests the
- * thread punted, one at a time. On an IOPOLL ring each bio is REQ_NOWAIT ({@code bio_set_polled}):
- * the worker retries it until it gets a tag, and puts each on the ring's IOPOLL list under the
- * ring's {@code uring_lock}, spinning while the thread holds it. Otherwise the issue blocks: with
- * no tag the worker sleeps on the queue's tag wait queue until a freed tag wakes it, and the
- * request's timer (null_blk irqmode=2) fires on this CPU ({@link WorkerIrq}).
+ * One thread's io-wq worker ({@code struct io_worker}, fs/io-wq.c, 5.16), a task of the CPU it runs
+ * on ({@link Task}): a CPU with no submitter, or, when the machine has none left, its thread's,
+ * where it takes its turns on the run queue with the thread. It issues the requests the thread
+ * punted, one at a time ({@code io_worker_handle_work}, {@code io_wq_submit_work}).
  *
- * <p>The scheduler wakes an io-wq worker on an idle CPU of the node (5.16 binds workers to the
- * node, not to the submitter's CPU); blksim gives each thread that may need one a CPU of its own,
- * or, when the machine has none left, runs it on its submitter's CPU ({@link HostCpu}).
+ * <p>On an IOPOLL ring each bio is REQ_NOWAIT ({@code bio_set_polled}): the worker retries it after
+ * {@code cond_resched()} until it gets a tag, and puts each issued request on the ring's IOPOLL
+ * list under the ring's {@code uring_lock} ({@link UringLockWait}), spinning while the thread holds
+ * it. On its thread's CPU only the thread's polling frees its tags, so the worker turns in that
+ * loop until the run queue asks it to reschedule or another CPU frees a tag ({@link WorkerSpin});
+ * with a CPU of its own each retry is a step of the model. Without IOPOLL the issue blocks: with no
+ * tag the worker sleeps on the queue's tag wait queue until a freed tag wakes it.
+ *
+ * <p>Its schedule is the CPU's ({@link CpuSchedule}): it is woken for work ({@code
+ * io_wqe_activate_free_worker}) or for a tag, switched in where the run queue picks it, and sleeps
+ * when it has no work; the interrupts of what it issues are its CPU's, on the CPU's interrupt path.
  */
 public final class IoWqWorker {
+  /** Where the worker is. */
+  private enum State {
+    /** Asleep with no work: {@code io_wqe_worker}'s {@code schedule_timeout}. */
+    IDLE,
+    /** Woken for work, not yet switched in. */
+    WOKEN,
+    /** Asleep on a tag wait queue (a blocking issue); a freed tag wakes it. */
+    TAG_SLEEP,
+    /** On its CPU, between two calls. */
+    RUNNING,
+    /** A call of its is out: the CPU is busy with it until the answer comes. */
+    CALL_OUT,
+    /** Its ring's {@code uring_lock} asked for: it spins or sleeps until it has it. */
+    LOCK_WAIT,
+    /** Turning in the {@code -EAGAIN} loop on its thread's CPU ({@link WorkerSpin}). */
+    SPINNING
+  }
 
   private final String name;
-  private final int index;
-  private final SimRef<Cpu.Command> self;
-  private final SimRef<NullBlkActor.Interrupt> interrupts;
-  private final WorkerIrq irq;
+  private final int thread;
+  private final int slot;
+  private final ThisCpu cpu;
   private final SimRef<BioSetActor.Reply> biosetReplies;
   private final SimRef<BlockDevice.Reply> blockReplies;
-  private final SimRef<BioSetActor.Command> bioset;
   private final CpuConfig cfg;
   private final Charger charger;
   private final IoWq wq = new IoWq();
   private final UringLockWait lock;
-  private final WorkerSchedule sched;
-  private final SimRef<NullBlkActor.Interrupt> irqTo;
-  private final SimRef<BlockDevice.Reply> irqEndsTo;
-  private SimRef<Cpu.Command> owner;
+
+  /** The {@code -EAGAIN} loop in closed form, on its thread's CPU of an IOPOLL ring; else null. */
+  private final WorkerSpin spin;
+
+  /** Its thread's CPU, whose ring it issues for. */
+  private final SimRef<Cpu.Command> owner;
+
+  /** Its task on its CPU, set when the task is made. */
+  Task task;
+
+  private State state = State.IDLE;
   private IoKiocb current;
   private SimRef<BlockDevice.Command> lastTo;
+  private long tagSleeps;
+
+  /** When the CPU has finished switching the sleeping worker out: a wake-up cannot start sooner. */
+  private long freeAtPs;
 
   /** The bio that ended in queue_rq goes back, then the request onto the IOPOLL list. */
   private boolean lockAfterPut;
 
-  /** The bio that found no tag goes back, then the request is issued again. */
+  /** The bio that found no tag goes back, then {@code cond_resched()} and the issue again. */
   private boolean retryAfterPut;
 
   /**
-   * @param name the worker's name, as its books and its ledger give it
-   * @param index the CPU's number
-   * @param self the CPU it runs on, which hands it what comes for it ({@link Cpu#WORKER})
-   * @param cfg the owner thread's files, mapped to the hardware queues of this CPU
-   * @param shared whether the CPU is its submitter's, shared with the thread
-   * @param slice the CFS slice on the submitter's CPU, which ends a shared worker's -EAGAIN loop
+   * @param name the worker's name, as its books and its ledger give it ({@code cpuN-iou-wrkT})
+   * @param thread the t/io_uring thread whose ring it works for
+   * @param slot its place on its CPU
+   * @param cpu the CPU it runs on
+   * @param charger its own, whose ledger and call variation are the worker's
+   * @param owner its thread's CPU
+   * @param cfg its thread's files, mapped to the hardware queues of its CPU
+   * @param shared whether it shares its thread's CPU
+   * @param reschedTick the tick at or after a time at which its CPU's run queue asks the running
+   *     task to reschedule, or {@link Long#MAX_VALUE} while it runs alone
    */
-  public IoWqWorker(
+  IoWqWorker(
       String name,
-      int index,
-      SimRef<Cpu.Command> self,
-      SimRef<BioSetActor.Command> bioset,
+      int thread,
+      int slot,
+      ThisCpu cpu,
+      Charger charger,
+      SimRef<Cpu.Command> owner,
       CpuConfig cfg,
-      PathCosts costs,
       boolean shared,
-      CfsSlice slice) {
+      LongUnaryOperator reschedTick) {
     this.name = name;
-    this.index = index;
-    this.self = self;
-    this.biosetReplies = self.adapt(r -> new Cpu.FromBioSet(Cpu.WORKER, r));
-    this.blockReplies = self.adapt(r -> new Cpu.FromBlock(Cpu.WORKER, r));
-    this.bioset = bioset;
+    this.thread = thread;
+    this.slot = slot;
+    this.cpu = cpu;
+    this.biosetReplies = cpu.self.adapt(r -> new Cpu.FromBioSet(slot, r));
+    this.blockReplies = cpu.self.adapt(r -> new Cpu.FromBlock(slot, r));
     this.cfg = cfg;
-    this.charger = new Charger(costs, name);
-    this.interrupts = self.adapt(Cpu.FromDevice::new);
-    this.irq = new WorkerIrq(index, charger, bioset, biosetReplies, interrupts, cfg.iopoll());
-    this.lock = new UringLockWait(index, charger, costs.lineTransferPs());
-    HostCpu cpu = new HostCpu(shared ? self : null, name);
-    WorkerSpin spin =
+    this.charger = charger;
+    this.owner = owner;
+    this.lock = new UringLockWait(cpu.index, charger, cpu.costs.lineTransferPs());
+    this.spin =
         shared && cfg.iopoll()
-            ? new WorkerSpin(slice, charger, index, cpu, cfg.allocCache())
+            ? new WorkerSpin(charger, cpu.index, cfg.allocCache(), reschedTick)
             : null;
-    this.sched = new WorkerSchedule(name, index, charger, cpu, spin, irq, lock);
-    // the interrupts of what it issues are its CPU's: on its thread's, the thread's interrupt path
-    // takes them
-    this.irqTo = interrupts;
-    this.irqEndsTo = shared ? self.adapt(r -> new Cpu.FromBlock(0, r)) : blockReplies;
   }
 
-  /** The ring's {@code uring_lock} is the worker's at the message's time: it adds its request. */
-  void onUringUnlocked(Cpu.UringUnlocked m, Outbox out) {
-    sched.chainReply(m.atPs(), t -> onUringUnlocked(t, out), out);
+  /**
+   * {@code io_queue_async_work}: requests of the thread's ring punted to the worker.
+   *
+   * @return whether this woke it from its sleep: its CPU runs it when the run queue picks it
+   */
+  boolean enqueue(List<IoKiocb> reqs) {
+    if (!wq.enqueue(reqs)) {
+      return false;
+    }
+    if (state != State.IDLE) {
+      throw new InvariantBroken(name + ": woken for work while " + state);
+    }
+    state = State.WOKEN;
+    return true;
   }
 
-  /** An interrupt of a driver for what this CPU queued (null_blk's timers). */
-  void onInterrupt(NullBlkActor.Interrupt irq, Outbox out) {
-    sched.interrupt(irq, out);
+  /** Switched in after a wake-up for work at {@code t}: {@code schedule()}, then the work. */
+  void switchedIn(long t, Outbox out) {
+    if (state != State.WOKEN) {
+      throw new InvariantBroken(name + ": switched in while " + state);
+    }
+    state = State.RUNNING;
+    issueNext(t + schedule(), out);
   }
 
-  /** The submitter's CPU, which the worker shares, runs it from the message's time. */
-  void onGranted(Cpu.WorkerGranted m, Outbox out) {
-    sched.granted(m.atPs(), m.threadEnded(), out);
-  }
-
-  /** The tick that ends the worker's slice, in which it spins ({@link WorkerSpin}). */
-  void onSliceEnds(Cpu.WorkerSliceEnds m, Outbox out) {
-    spinEnds(m.spin(), m.atPs(), true, out);
-  }
-
-  /** A bioset's answer to the worker. */
-  void onBioSetReply(BioSetActor.Reply m, Outbox out) {
-    if (sched.inIrq()) {
-      sched.irqReturned(irq.onBiosPut(m.atPs(), out), out);
-    } else if (lockAfterPut) {
-      lockAfterPut = false;
-      sched.chainReply(m.atPs(), t -> askUringLock(t, out), out);
-    } else if (retryAfterPut) {
-      retryAfterPut = false;
-      sched.chainReply(m.atPs(), t -> retry(t, out), out);
+  /** The answer to the worker's call, at a step boundary of its CPU. */
+  void handle(SimMessage m, Outbox out) {
+    if (m instanceof BioSetActor.Put p) {
+      answered(State.CALL_OUT);
+      if (lockAfterPut) {
+        lockAfterPut = false;
+        askUringLock(p.atPs(), out);
+      } else if (retryAfterPut) {
+        retryAfterPut = false;
+        retry(p.atPs(), out);
+      } else {
+        issueNext(p.atPs(), out);
+      }
     } else if (m instanceof BioSetActor.Allocated a) {
-      sched.chainReply(
-          a.atPs(), t -> onBiosAllocated(new BioSetActor.Allocated(t, a.bios()), out), out);
-    } else {
-      sched.chainReply(m.atPs(), t -> issueNext(t, out), out);
-    }
-  }
-
-  /** A block device's answer to the worker. */
-  void onBlockReply(BlockDevice.Reply m, Outbox out) {
-    if (m instanceof BlockDevice.IrqEnded e) {
-      sched.irqReturned(irq.onIrqEnded(e, out), out);
-    } else if (m instanceof BlockDevice.Slept s) {
-      sched.sleptOnTag(s.atPs(), out);
-    } else if (m instanceof BlockDevice.Woken w) {
-      sched.wokenForTag(w.atPs(), t -> retryTag(t, out), out);
-    } else if (m instanceof BlockDevice.TagFreed f) {
-      spinEnds(f.spin(), f.atPs(), false, out);
+      answered(State.CALL_OUT);
+      onBiosAllocated(a, out);
     } else if (m instanceof BlockDevice.Submitted q) {
-      sched.chainReply(
-          q.atPs(),
-          t ->
-              onBiosQueued(new BlockDevice.Submitted(t, q.count(), q.ended(), q.wouldBlock()), out),
-          out);
+      answered(State.CALL_OUT);
+      onBiosQueued(q, out);
+    } else if (m instanceof BlockDevice.Slept s) {
+      answered(State.CALL_OUT);
+      state = State.TAG_SLEEP;
+      tagSleeps++;
+      freeAtPs = s.atPs();
+    } else if (m instanceof BlockDevice.Woken w) {
+      answered(State.TAG_SLEEP);
+      // switched in for the tag: blk_mq_get_tag tries again
+      state = State.CALL_OUT;
+      out.send(lastTo, new BlockDevice.TagRetry(w.atPs(), call(), List.of(current.kiocbPrivate())));
+    } else if (m instanceof Cpu.UringUnlocked u) {
+      answered(State.LOCK_WAIT);
+      long t = lock.granted(u.atPs());
+      wq.issued();
+      issueNext(t, out);
+    } else if (m instanceof Cpu.Resched r) {
+      // the spin ended at a cond_resched (a freed tag, or the run queue kept it on the CPU): again
+      answered(State.CALL_OUT);
+      issueNext(r.atPs(), out);
     } else {
-      throw new InvariantBroken(name + ": the io-wq worker does not poll");
+      throw new InvariantBroken(name + ": not a reply to the io-wq worker: " + m);
     }
   }
 
-  /** Woken for a tag: the worker is switched in and blk_mq_get_tag tries again. */
-  private void retryTag(long t, Outbox out) {
-    sched.callsOut();
-    out.send(lastTo, new BlockDevice.TagRetry(t, workerCall(), List.of(current.kiocbPrivate())));
-  }
-
-  private BlockDevice.Call workerCall() {
-    return new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, irqTo, irqEndsTo);
-  }
-
-  /** {@code io_queue_async_work}: requests of the owner's ring punted to the worker. */
-  void onEnqueue(Cpu.IoWqEnqueue m, Outbox out) {
-    owner = m.owner();
-    irq.owner(owner);
-    boolean woken = wq.enqueue(m.reqs());
-    if (woken) {
-      sched.wokenForWork(m.atPs(), t -> issueNext(t, out), out);
+  private void answered(State expected) {
+    if (state != expected) {
+      throw new InvariantBroken(name + ": an answer while " + state + ", not " + expected);
     }
+    state = State.RUNNING;
+  }
+
+  private BlockDevice.Call call() {
+    return new BlockDevice.Call(
+        cpu.index, CpuTime.SUBMIT, blockReplies, cpu.interrupts, cpu.irqBlockReplies);
   }
 
   /** io_worker_handle_work: issue the head request, or sleep when there is none. */
   private void issueNext(long t, Outbox out) {
     current = wq.next();
     if (current == null) {
-      sched.sleep(t, out);
+      state = State.IDLE;
+      freeAtPs = t + schedule(); // schedule_timeout: the CPU is free once it is switched out
       return;
     }
-    t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
-    sched.callsOut();
-    out.send(
-        bioset,
+    t += charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
+    send(
+        cpu.bioset,
         new BioSetActor.AllocBios(
             t,
-            index,
+            cpu.index,
             CpuTime.SUBMIT,
             1,
             cfg.allocCache(),
             cfg.nrVecs(),
             KernelFn.BIO_ALLOC_KIOCB,
-            biosetReplies));
+            biosetReplies),
+        out);
   }
 
   private void onBiosAllocated(BioSetActor.Allocated m, Outbox out) {
     Bio bio = m.bios().get(0);
-    SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, index, false);
-    long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
+    SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, cpu.index, false);
+    long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
     lastTo = to;
-    sched.callsOut();
-    out.send(to, new BlockDevice.SubmitBio(t, workerCall(), List.of(bio)));
+    send(to, new BlockDevice.SubmitBio(t, call(), List.of(bio)), out);
   }
 
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     if (!cfg.iopoll()) {
       wq.issued();
       if (m.ended().isEmpty()) {
-        // in flight: its timer ends it on this CPU, and the submitter gets its CQE by task_work
+        // in flight: its interrupt ends it, and the submitter gets its CQE by task_work
         issueNext(m.atPs(), out);
         return;
       }
@@ -221,7 +250,7 @@ public final class IoWqWorker {
       long t = m.atPs();
       List<Cpu.Completion> done = new ArrayList<>(m.ended().size());
       for (Bio bio : m.ended()) {
-        t += charger.charge(index, CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
+        t += charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
         done.add(completion(bio));
       }
       out.send(owner, new Cpu.CompletedElsewhere(t, done));
@@ -231,7 +260,7 @@ public final class IoWqWorker {
     if (!m.ended().isEmpty()) {
       // a bio no longer polled (no poll queue) ended in queue_rq: io_complete_rw_iopoll marks the
       // request done, bio_put, then io_iopoll_req_issued lists it, where the next poll finds it
-      long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.END_IO_PATH, 1);
+      long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.END_IO_PATH, 1);
       Bio bio = m.ended().get(0);
       out.send(owner, new Cpu.CompletedElsewhere(t, List.of(completion(bio))));
       lockAfterPut = true;
@@ -242,7 +271,7 @@ public final class IoWqWorker {
       // Still no tag: the bio ends with -EAGAIN, io_read asks for a reissue, cond_resched, again.
       wq.retried();
       current.setKiocbPrivate(null);
-      long t = m.atPs() + charger.charge(index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
+      long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
       retryAfterPut = true;
       putBios(t, m.wouldBlock(), out);
       return;
@@ -251,58 +280,122 @@ public final class IoWqWorker {
   }
 
   private void putBios(long t, List<Bio> bios, Outbox out) {
-    sched.callsOut();
-    out.send(bioset, new BioSetActor.PutBios(t, index, CpuTime.SUBMIT, bios, biosetReplies));
+    send(
+        cpu.bioset,
+        new BioSetActor.PutBios(t, cpu.index, CpuTime.SUBMIT, bios, biosetReplies),
+        out);
   }
 
   /**
-   * After cond_resched, the issue again. On the thread's CPU the loop turns until the tick ends the
-   * worker's slice; the thread then has its own slice before the worker tries again.
+   * After {@code cond_resched}, the issue again. On its thread's CPU the loop turns in closed form
+   * until a tag is freed or the run queue asks it to reschedule ({@link WorkerSpin}).
    */
   private void retry(long t, Outbox out) {
-    if (!sched.spins()) {
+    if (spin == null) {
       issueNext(t, out);
-    } else {
-      sched.spin(t, lastTo, workerCall(), self, out);
+      return;
     }
+    state = State.SPINNING;
+    spin.start(t, lastTo, call(), cpu.self, slot, out);
   }
 
   /**
-   * Spin {@code id} sees at {@code at} a freed tag, and tries it; or the tick that ends its slice,
-   * and gives the CPU back to the thread, which has its own slice before the worker tries again.
+   * The spin {@code id} ends at the first turn that sees what came at {@code at}: a freed tag, the
+   * tick that ends its slice, or something else its CPU takes at the turn's {@code cond_resched}
+   * ({@code why}).
+   *
+   * @return the {@code cond_resched} where it ends, or -1 if that spin is over already
    */
-  private void spinEnds(long id, long at, boolean bySlice, Outbox out) {
-    sched.spinEnds(id, at, bySlice, t -> issueNext(t, out), out);
+  long spinEnds(long id, long at, WorkerSpin.End why) {
+    if (state != State.SPINNING) {
+      return -1;
+    }
+    long t = spin.stop(id, at, why);
+    if (t >= 0) {
+      state = State.CALL_OUT; // at its cond_resched: the CPU's step boundary, a Resched
+    }
+    return t;
+  }
+
+  /** The spin under way, or -1: what a cut of it names. */
+  long spinning() {
+    return state == State.SPINNING ? spin.id() : -1;
   }
 
   /** io_iopoll_req_issued with IO_URING_F_UNLOCKED: the ring's uring_lock, from the submitter. */
   private void askUringLock(long t, Outbox out) {
     lock.asked(t);
-    sched.callsOut();
-    out.send(owner, new Cpu.WantsUringLock(t, current, self));
+    state = State.LOCK_WAIT;
+    out.send(owner, new Cpu.WantsUringLock(t, current, cpu.self, slot));
+  }
+
+  private <M extends SimMessage> void send(SimRef<M> to, M message, Outbox out) {
+    state = State.CALL_OUT;
+    out.send(to, message);
   }
 
   private static Cpu.Completion completion(Bio bio) {
     return new Cpu.Completion((IoKiocb) bio.owner(), CpuCore.res(bio));
   }
 
-  private void onUringUnlocked(long at, Outbox out) {
-    long t = lock.granted(at);
-    wq.issued();
-    issueNext(t, out);
+  private long schedule() {
+    return charger.charge(cpu.index, CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
   }
 
+  /**
+   * Whether {@code m} finds the worker at its {@code cond_resched}: the bio that found no tag put
+   * back, before it issues again, or the end of a spin. The CPU schedules there.
+   */
+  boolean condReschedAt(SimMessage m) {
+    return m instanceof BioSetActor.Put && retryAfterPut || m instanceof Cpu.Resched;
+  }
+
+  /** A call of its is out, or it spins: the CPU is busy with it. */
+  boolean inFlight() {
+    return state == State.CALL_OUT || state == State.LOCK_WAIT || state == State.SPINNING;
+  }
+
+  /** Whether it waits for the ring's {@code uring_lock}: its CPU takes interrupts meanwhile. */
+  boolean waitsForLock() {
+    return state == State.LOCK_WAIT;
+  }
+
+  /** An interrupt took {@code ps} of its CPU while it waited for the lock. */
+  void interrupted(long ps) {
+    lock.interrupted(ps);
+  }
+
+  /** Woken for work and not yet switched in. */
+  boolean woken() {
+    return state == State.WOKEN;
+  }
+
+  /** Whether it sleeps on a tag wait queue. */
+  boolean tagSleeping() {
+    return state == State.TAG_SLEEP;
+  }
+
+  /** From when its CPU is free of it: switched out asleep, or, waiting for the lock, asked. */
+  public long freeAtPs() {
+    return state == State.LOCK_WAIT ? lock.askedAtPs() : freeAtPs;
+  }
+
+  int slot() {
+    return slot;
+  }
+
+  /** The t/io_uring thread it works for. */
+  public int thread() {
+    return thread;
+  }
+
+  /** The CPU it runs on. */
   public int index() {
-    return index;
+    return cpu.index;
   }
 
   public IoWq wq() {
     return wq;
-  }
-
-  /** When the worker last finished going to sleep: the end of its CPU's work, in ps. */
-  public long freeAtPs() {
-    return sched.freeAtPs();
   }
 
   /** Time spent spinning for the ring's uring_lock, in ps. */
@@ -321,27 +414,33 @@ public final class IoWqWorker {
 
   /** Slices the tick ended while the worker spun for a tag on its thread's CPU. */
   public long spinSlices() {
-    return sched.spinSlices();
+    return spin == null ? 0 : spin.slicesEnded();
   }
 
   /** Spins that ended on a tag another CPU freed. */
   public long spinsEndedByTag() {
-    return sched.spinsEndedByTag();
+    return spin == null ? 0 : spin.tagsSeen();
   }
 
   /** The time of all its spins, in ps. */
   public long spunPs() {
-    return sched.spunPs();
+    return spin == null ? 0 : spin.spunPs();
+  }
+
+  /** What it ran and waited on its CPU's run queue, or null if it never ran. */
+  public blksim.queues.kernel.sched.SchedEntity sched() {
+    return task.se;
   }
 
   /** Times the worker slept on a tag wait queue. */
   public long tagSleeps() {
-    return sched.tagSleeps();
+    return tagSleeps;
   }
 
   public void audit(Books books) {
     wq.audit(books, name);
     books.drained(current == null, name + ": the io-wq worker was left with a request");
-    sched.audit(books);
+    books.drained(
+        state == State.IDLE, name + ": the io-wq worker did not end asleep (" + state + ")");
   }
 }

@@ -25,16 +25,23 @@ import java.util.List;
  * <p>Each method returns the time the interrupt ends, or -1 while a call of it is out.
  */
 final class IrqPath {
-  private final CpuCore c;
+  private final ThisCpu c;
+
+  /** The CPU's tasks: its threads, then its io-wq workers. */
   private final List<Task> tasks;
+
+  /** How many of them are io-wq workers. */
+  private final int workers;
+
   private final TimerGroups groups = new TimerGroups();
 
   /** The context the running interrupt's work is in: a hard interrupt, or ksoftirqd. */
   private CpuTime what = CpuTime.IRQ;
 
-  IrqPath(CpuCore c, List<Task> tasks) {
+  IrqPath(ThisCpu c, List<Task> tasks) {
     this.c = c;
     this.tasks = tasks;
+    this.workers = (int) tasks.stream().filter(task -> task.thread == null).count();
   }
 
   /**
@@ -99,7 +106,7 @@ final class IrqPath {
   }
 
   private long next(long t, Outbox out) {
-    return groups.sendNext(t, c.call(what).exec(), out) ? -1 : t;
+    return groups.sendNext(t, c.irqCall(what).exec(), out) ? -1 : t;
   }
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
@@ -108,7 +115,7 @@ final class IrqPath {
       // bio_endio of a DM clone runs clone_endio, in this interrupt: the device's, then back here.
       out.send(
           c.dms.get(io.md().name()),
-          new MappedDeviceActor.EndClones(m.atPs(), c.call(what), m.ended()));
+          new MappedDeviceActor.EndClones(m.atPs(), c.irqCall(what), m.ended()));
       return -1;
     }
     groups.ended();
@@ -116,7 +123,8 @@ final class IrqPath {
     List<Bio> put = new ArrayList<>();
     Elsewhere elsewhere = new Elsewhere();
     boolean[] touched = new boolean[tasks.size()];
-    touched[0] = tasks.size() == 1; // a CPU's only task is looked at whatever ended, as always
+    // a CPU's only thread is looked at whatever ended, as always
+    touched[0] = tasks.size() - workers == 1 && tasks.get(0).thread != null;
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
@@ -149,13 +157,13 @@ final class IrqPath {
       // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
       return onBiosPut(t, out);
     }
-    out.send(c.bioset, new BioSetActor.PutBios(t, c.index, what, put, c.biosetReplies));
+    out.send(c.bioset, new BioSetActor.PutBios(t, c.index, what, put, c.irqBiosetReplies));
     return -1;
   }
 
   long onBiosPut(long t, Outbox out) {
     for (Task task : tasks) {
-      if (task.thread.exiting()) {
+      if (task.thread != null && task.thread.exiting()) {
         task.core.ring.dropTaskWorkAtExit();
       }
     }

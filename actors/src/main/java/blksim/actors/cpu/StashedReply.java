@@ -4,7 +4,7 @@ import blksim.actors.block.BlockDevice;
 import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.engine.SimMessage;
 
-/** A reply to the thread that waited for an interrupt to end: the same, at the later time. */
+/** A reply to a task that waited for an interrupt to end: the same, at the later time. */
 final class StashedReply {
   private StashedReply() {}
 
@@ -31,6 +31,9 @@ final class StashedReply {
     if (m instanceof Cpu.Resched r) {
       return new Cpu.Resched(t, r.slot());
     }
-    throw new IllegalStateException("not a reply to the thread: " + m);
+    if (m instanceof Cpu.UringUnlocked u) {
+      return new Cpu.UringUnlocked(t, u.slot());
+    }
+    throw new IllegalStateException("not a reply to a task: " + m);
   }
 }

@@ -50,9 +50,6 @@ final class SubmitterPath implements ThreadLoop {
   private long freeAtPs;
   private final IoWqOwner iowq;
 
-  /** After the thread ended, the worker sharing its CPU added requests to poll. */
-  private boolean teardownWaits;
-
   SubmitterPath(CpuCore c) {
     this.c = c;
     this.loop = new EnterLoop(c.self.name());
@@ -130,7 +127,7 @@ final class SubmitterPath implements ThreadLoop {
     } else if (call instanceof EnterCall.PollBio p) {
       pollBio(p, out);
     } else if (call instanceof EnterCall.PutBios p) {
-      long t = elsewhere.send(c, p.atPs(), CpuTime.POLL, out);
+      long t = elsewhere.send(c.cpu, p.atPs(), CpuTime.POLL, out);
       out.send(
           c.bioset, new BioSetActor.PutBios(t, c.index, CpuTime.POLL, p.bios(), c.biosetReplies));
     } else if (call instanceof EnterCall.UringLock l) {
@@ -215,14 +212,13 @@ final class SubmitterPath implements ThreadLoop {
 
   /**
    * The io-wq worker wants the ring's uring_lock; after the thread ended, the teardown polls what
-   * it adds: when the CPU is free, or once the worker that shares it ({@code lent}) gives it back.
+   * it adds, once the CPU is the teardown's.
    *
    * @return when the ring's teardown would poll it now, or -1
    */
-  long onWantsUringLock(Cpu.WantsUringLock m, boolean lent, Outbox out) {
+  long onWantsUringLock(Cpu.WantsUringLock m, Outbox out) {
     long t = iowq.wants(m, out);
-    teardownWaits |= t >= 0 && loop.exiting() && lent;
-    return t >= 0 && loop.exiting() && !inFlight() && !lent ? Math.max(t, freeAtPs) : -1;
+    return t >= 0 && loop.exiting() && !inFlight() ? Math.max(t, freeAtPs) : -1;
   }
 
   /** The ring's teardown polls what the worker added after the thread ended. */
@@ -230,13 +226,52 @@ final class SubmitterPath implements ThreadLoop {
     call(iopoll.ioDoIopoll(t), out);
   }
 
-  /** The CPU the worker shared is the thread's again at {@code t}: a waiting teardown polls. */
-  void cpuBack(long t, Outbox out) {
-    if (teardownWaits && !inFlight() && !c.ring.iopollListEmpty()) {
-      call(iopoll.ioDoIopoll(Math.max(t, freeAtPs)), out);
-    }
-    teardownWaits = false;
+  /**
+   * Whether the thread, at its return to user space, goes round t/io_uring's loop with nothing to
+   * do until its io-wq worker, which shares its CPU, runs: the enter submitted nothing, there is no
+   * CQE to reap, nothing on the IOPOLL list, and every request in flight waits at the worker. Each
+   * turn is then an empty io_uring_enter, and nothing changes until the CPU switches to the worker
+   * or takes something else ({@link #emptyEnters}).
+   */
+  boolean waitsForItsWorkerHere() {
+    return c.cfg.iopoll()
+        && c.worker == c.self
+        && !loop.exiting()
+        && c.sub.entersAgainEmpty(loop.ret(), c.ring.cqEvents())
+        && c.ring.taskWorkPending() == 0
+        && c.ring.iopollListEmpty()
+        && iowq.atWorker() == c.ring.awaitingCompletion()
+        && iowq.atWorker() == c.sub.inflight();
   }
+
+  /**
+   * The empty turns of {@link #waitsForItsWorkerHere} from {@code t}, in closed form, until one
+   * ends at or after {@code untilPs}: each an io_uring_enter that takes and drops the uring_lock
+   * and returns 0, and the reap of nothing.
+   *
+   * @return when the last returns to user space, where the thread's loop goes on as a step
+   */
+  long emptyEnters(long t, long untilPs) {
+    IoUringEnter.EmptyEnters done = enter.emptyEnters(t, untilPs);
+    c.sub.enteredEmpty(done.calls());
+    iowq.lock(t);
+    iowq.unlock(done.endPs(), NO_SENDS);
+    return done.endPs();
+  }
+
+  /** What an empty turn may send: nothing (the worker cannot be waiting for the uring_lock). */
+  private static final Outbox NO_SENDS =
+      new Outbox() {
+        @Override
+        public long nowPs() {
+          return 0;
+        }
+
+        @Override
+        public <M extends SimMessage> void send(SimRef<M> to, M message) {
+          throw new IllegalStateException("an empty io_uring_enter sent " + message);
+        }
+      };
 
   /** The woken thread is switched back in when the interrupt is over, and waits on. */
   @Override

@@ -7,30 +7,37 @@ import blksim.queues.block.blk_mq.SubmitBio;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.kernel.sched.CfsSlice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.LongConsumer;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The {@code -EAGAIN} loop of an io-wq worker on an IOPOLL ring that shares its thread's CPU, in
  * closed form. {@code io_wq_submit_work} reissues a request that found no tag after {@code
  * cond_resched()}, and only the thread's polling frees its tags; the thread cannot poll while the
- * worker runs. So the worker turns in the loop until the tick ends its slice ({@link CfsSlice}),
- * then gives the CPU back at its next {@code cond_resched}. Each turn after the first is charged as
+ * worker runs. So the worker turns in the loop until its CPU's run queue asks it to reschedule (the
+ * tick that ends its slice), another CPU frees a tag, or its CPU has something to take at the next
+ * {@code cond_resched} (an interrupt, a tick, a wake-up that preempts it). Each turn is charged as
  * the functions it runs, without a message: with a CPU of its own the worker's retries are steps of
- * the model instead, since another CPU's polling can free a tag between two of them.
+ * the model instead.
  */
 final class WorkerSpin {
-  private final CfsSlice slice;
+  /** What ends a spin. */
+  enum End {
+    /** A tag freed on the queue (or free at once). */
+    TAG,
+    /** The tick at which the run queue asks the worker to reschedule. */
+    SLICE,
+    /** Something the CPU takes at the worker's next {@code cond_resched}. */
+    CUT
+  }
+
   private final Charger charger;
   private final int cpu;
-  private final HostCpu host;
   private final KernelFn[] turn;
   private final long turnPs;
-  private long pickedAtPs;
-  private boolean threadEnded;
+  private final LongUnaryOperator reschedTick;
   private boolean spinning;
   private long spin;
   private long startPs;
@@ -40,16 +47,15 @@ final class WorkerSpin {
   private long spunPs;
 
   /**
-   * @param slice the CPU's slice and ticks
    * @param charger the worker's, which the turns are charged to, on {@code cpu}
-   * @param host the thread's CPU, which the worker shares
    * @param allocCache whether the worker's bios come from the per-CPU cache (and go back to it)
+   * @param reschedTick the tick at or after a time at which the CPU's run queue asks the running
+   *     task to reschedule ({@link Long#MAX_VALUE}: none while it runs alone)
    */
-  WorkerSpin(CfsSlice slice, Charger charger, int cpu, HostCpu host, boolean allocCache) {
-    this.slice = slice;
+  WorkerSpin(Charger charger, int cpu, boolean allocCache, LongUnaryOperator reschedTick) {
     this.charger = charger;
     this.cpu = cpu;
-    this.host = host;
+    this.reschedTick = reschedTick;
     this.turn = turn(allocCache);
     long ps = 0;
     for (KernelFn fn : turn) {
@@ -81,52 +87,43 @@ final class WorkerSpin {
   }
 
   /**
-   * The scheduler switched the worker in at {@code t}: its slice counts from there. After its
-   * thread exited, the worker gives the CPU back at once each time it finds no tag, so that the
-   * ring's teardown polls them free. (5.16 would hang there: with one task runnable no tick
-   * preempts the worker, and the exiting task waits for io-wq in {@code io_wq_exit_workers}; commit
-   * 9256b9371204 later ended that loop with {@code io_wq_worker_stopped}.)
-   */
-  void picked(long t, boolean threadEnded) {
-    pickedAtPs = t;
-    this.threadEnded = threadEnded;
-  }
-
-  /**
    * The worker's try at {@code t} found no tag on {@code to}: it turns in the loop from there,
-   * until the queue says a tag was freed or its slice's tick ({@link Cpu.WorkerSliceEnds}) comes.
+   * until the queue says a tag was freed or the tick that ends its slice ({@link Cpu.SliceEnds})
+   * comes.
    */
   void start(
       long t,
       SimRef<BlockDevice.Command> to,
       BlockDevice.Call call,
       SimRef<Cpu.Command> self,
+      int slot,
       Outbox out) {
     spinning = true;
     startPs = t;
     long id = ++spin;
-    long tick = threadEnded ? t : reschedTickPs();
+    long tick = reschedTick.applyAsLong(t);
     if (tick > t) {
       out.send(to, new BlockDevice.SpinFor(t, call, tick, id));
     }
-    out.send(self, new Cpu.WorkerSliceEnds(Math.max(t, tick), id));
+    if (tick != Long.MAX_VALUE) {
+      out.send(self, new Cpu.SliceEnds(Math.max(t, tick), id, slot));
+    }
   }
 
   /**
-   * The spin ends at the first turn that sees what came at {@code at}: a freed tag, or the slice's
-   * tick; its turns are charged.
+   * The spin ends at the first turn that sees what came at {@code at}; its turns are charged.
    *
    * @param id the spin that {@code at} ends
-   * @param bySlice whether the tick ended it
-   * @return when its last turn ends, or -1 when the spin is over already (both came)
+   * @return when its last turn ends, at its {@code cond_resched}, or -1 when the spin is over
+   *     already (another end came first)
    */
-  private long stop(long id, long at, boolean bySlice) {
+  long stop(long id, long at, End why) {
     if (!spinning || id != spin) {
       return -1;
     }
     spinning = false;
-    slicesEnded += bySlice && !threadEnded ? 1 : 0;
-    tagsSeen += bySlice ? 0 : 1;
+    slicesEnded += why == End.SLICE ? 1 : 0;
+    tagsSeen += why == End.TAG ? 1 : 0;
     if (at <= startPs) {
       return startPs; // need_resched was set already, or a tag was free: this turn sees it
     }
@@ -140,32 +137,9 @@ final class WorkerSpin {
     return end;
   }
 
-  /** The tick that ends the running worker's slice. */
-  long reschedTickPs() {
-    return slice.reschedTickPs(pickedAtPs);
-  }
-
-  /**
-   * Spin {@code id} sees at {@code at} a freed tag, and tries it ({@code issue}); or the tick that
-   * ends its slice, and gives the CPU back to the thread at {@code switchedOut}'s time: the thread
-   * has its own slice before the worker, switched in again, issues.
-   */
-  void end(
-      long id, long at, boolean bySlice, LongConsumer issue, LongConsumer switchedOut, Outbox out) {
-    long t = stop(id, at, bySlice);
-    if (t < 0) {
-      return; // the other of the two ended it
-    } else if (!bySlice && t < reschedTickPs()) {
-      issue.accept(t);
-      return;
-    }
-    long off = t + schedule();
-    switchedOut.accept(off);
-    host.preempt(off, slice.reschedTickPs(off), t2 -> issue.accept(t2 + schedule()), out);
-  }
-
-  private long schedule() {
-    return charger.charge(cpu, CpuTime.SUBMIT, KernelFn.SCHEDULE, 1);
+  /** The spin under way (or the last one). */
+  long id() {
+    return spin;
   }
 
   /** Slices that the tick ended while the worker turned in the loop. */

@@ -261,21 +261,6 @@ final class ModelSupport {
       return forSuspend;
     }
     List<Integer> workers = SharedWorkers.place(s, plan, cfgs, load, tags, why);
-    for (int t = 0; t < workers.size(); t++) {
-      int cpu = plan.submitterCpus().get(t);
-      // an io-wq worker with no CPU left shares its thread's, which must then be the thread's own
-      Limit.SHARED_CPU_WORKER.refuseIf(
-          sharing != null
-              && workers.get(t) == cpu
-              && plan.submitterCpus().indexOf(cpu) != plan.submitterCpus().lastIndexOf(cpu),
-          why
-              + ": thread "
-              + t
-              + "'s io-wq worker, with no CPU left, on CPU "
-              + cpu
-              + " where threads take turns (give the machine a CPU for each thread's worker with"
-              + " --cpus)");
-    }
     return workers;
   }
 

@@ -102,6 +102,7 @@ public record RunResult(
    * @param spinSlices slices the tick ended while it spun for a tag on its thread's CPU (IOPOLL)
    * @param spinsEndedByTag spins that a tag freed by another CPU ended
    * @param spunPs the time of all its spins
+   * @param sched what it ran and waited on its CPU's run queue (zeros if it never ran)
    */
   public record Worker(
       int thread,
@@ -113,7 +114,8 @@ public record RunResult(
       long tagSleeps,
       long spinSlices,
       long spinsEndedByTag,
-      long spunPs) {}
+      long spunPs,
+      SchedInfo sched) {}
 
   /**
    * One submitter's totals.
@@ -171,9 +173,19 @@ public record RunResult(
     return by;
   }
 
-  /** Whether some CPU runs more than one submitter thread. */
+  /**
+   * Whether some CPU runs more than one task: submitter threads, or a thread and its io-wq worker
+   * (which has no CPU of its own).
+   */
   public boolean sharedCpus() {
-    return submitters.stream().map(Submitter::cpu).distinct().count() < submitters.size();
+    return submitters.stream().map(Submitter::cpu).distinct().count() < submitters.size()
+        || workers.stream().anyMatch(this::sharesCpu);
+  }
+
+  /** Whether {@code cpu} runs more than one task. */
+  public boolean shared(int cpu) {
+    long threads = submitters.stream().filter(s -> s.cpu() == cpu).count();
+    return threads + workers.stream().filter(w -> w.cpu() == cpu && sharesCpu(w)).count() > 1;
   }
 
   /**

@@ -34,7 +34,6 @@ import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.SqRing;
-import blksim.queues.kernel.sched.CfsSlice;
 import blksim.queues.kernel.sched.SchedEntity;
 import blksim.queues.kernel.sched.TickSched;
 import blksim.queues.random.RandomStreams;
@@ -198,14 +197,22 @@ public final class Topology {
     ModelSupport.checkQueues(s, plan.submitterCpus(), cfgs);
     List<Integer> workerCpus = ModelSupport.workerCpus(s, plan, cfgs);
     // a worker with a CPU of its own runs on a CPU actor of its own; one with no CPU left runs on
-    // its submitter's (ModelSupport.workerCpus)
+    // its submitter's, as a task beside the thread (ModelSupport.workerCpus)
     List<SimRef<Cpu.Command>> workerRefs = new ArrayList<>();
+    Map<Integer, List<Cpu.WorkerLinks>> workersOf = new TreeMap<>();
     for (int t = 0; t < workerCpus.size(); t++) {
       int w = workerCpus.get(t);
-      workerRefs.add(
-          w == plan.submitterCpus().get(t) ? cpuRefs.get(t) : registry.reserve("cpu" + w));
+      int cpuId = plan.submitterCpus().get(t);
+      SimRef<Cpu.Command> ref = cpuById.get(w);
+      if (ref == null) {
+        ref = registry.reserve("cpu" + w);
+        cpuById.put(w, ref);
+      }
+      workerRefs.add(ref);
+      workersOf
+          .computeIfAbsent(w, k -> new ArrayList<>())
+          .add(new Cpu.WorkerLinks(t, owners.get(t), cfgs.get(t), w == cpuId));
     }
-    Map<Integer, IoWqWorker> workerOn = new TreeMap<>();
     Map<Integer, List<Cpu.TaskLinks>> threadsOf = new java.util.LinkedHashMap<>();
     for (int t = 0; t < u.threads(); t++) {
       int cpuId = plan.submitterCpus().get(t);
@@ -239,23 +246,6 @@ public final class Topology {
           .add(
               new Cpu.TaskLinks(
                   slots.get(t), sub, new IoRingCtx(sq, cq, owners.get(t)), cfg, workerRef));
-      if (workerRef != null) {
-        int w = workerCpus.get(t);
-        IoWqWorker worker =
-            new IoWqWorker(
-                "cpu" + w + "-iou-wrk" + t,
-                w,
-                workerRef,
-                biosetRef,
-                cfg,
-                costs,
-                w == cpuId,
-                new CfsSlice(nrCpus, TickSched.schedTick(s)));
-        workers.add(worker);
-        if (workerOn.put(w, worker) != null) { // ModelSupport.workerCpus gives each its own
-          throw new IllegalStateException("two io-wq workers on cpu" + w);
-        }
-      }
     }
     for (Map.Entry<Integer, List<Cpu.TaskLinks>> e : threadsOf.entrySet()) {
       int cpuId = e.getKey();
@@ -266,10 +256,10 @@ public final class Topology {
               new Cpu.Links(
                   ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
               e.getValue(),
+              workersOf.getOrDefault(cpuId, List.of()),
               costs,
               nrCpus,
-              TickSched.schedTick(s),
-              workerOn.remove(cpuId));
+              TickSched.schedTick(s));
       cpus.add(cpu);
       registry.bind(ref, cpu);
       registry.initial(ref, new Cpu.Start(0));
@@ -278,20 +268,34 @@ public final class Topology {
         registry.initial(ref, new Cpu.Tick(tick));
       }
     }
-    for (IoWqWorker worker : workerOn.values()) { // those on CPUs of their own
-      SimRef<Cpu.Command> ref = workerRefs.get(workers.indexOf(worker));
-      registry.bind(
-          ref,
+    List<Cpu> workerCpusAlone = new ArrayList<>();
+    for (Map.Entry<Integer, List<Cpu.WorkerLinks>> e : workersOf.entrySet()) {
+      int w = e.getKey();
+      if (threadsOf.containsKey(w)) {
+        continue; // those beside their threads are tasks of the threads' CPU
+      }
+      SimRef<Cpu.Command> ref = cpuById.get(w);
+      Cpu cpu =
           new Cpu(
-              worker.index(),
+              w,
               new Cpu.Links(
                   ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
               List.of(),
+              e.getValue(),
               costs,
               nrCpus,
-              TickSched.schedTick(s),
-              worker));
+              TickSched.schedTick(s));
+      workerCpusAlone.add(cpu);
+      registry.bind(ref, cpu);
     }
+    // the workers in thread order, for the books and the report
+    List<Cpu> all = new ArrayList<>(cpus);
+    all.addAll(workerCpusAlone);
+    for (Cpu cpu : all) {
+      workers.addAll(cpu.workers());
+    }
+    workers.sort(java.util.Comparator.comparingInt(IoWqWorker::thread));
+    cpus.addAll(workerCpusAlone);
     dmsetups =
         DmStack.setups(
             s,
@@ -429,7 +433,7 @@ public final class Topology {
         task.accepted(),
         sub.hung(),
         task.latencyNs().copy(),
-        new RunResult.SchedInfo(se.sumExecRuntime(), se.runDelay(), se.nvcsw(), se.nivcsw()));
+        schedInfo(se));
   }
 
   /** The depth of {@code q}, its mean tags in use up to {@code untilPs}. */
@@ -469,6 +473,14 @@ public final class Topology {
         w.tagSleeps(),
         w.spinSlices(),
         w.spinsEndedByTag(),
-        w.spunPs());
+        w.spunPs(),
+        schedInfo(w.sched()));
+  }
+
+  /** What a task ran and waited on its run queue; zeros for one that never joined it. */
+  private static RunResult.SchedInfo schedInfo(SchedEntity se) {
+    return se == null
+        ? new RunResult.SchedInfo(0, 0, 0, 0)
+        : new RunResult.SchedInfo(se.sumExecRuntime(), se.runDelay(), se.nvcsw(), se.nivcsw());
   }
 }

@@ -147,17 +147,70 @@ class SharedCpuTest {
     }
   }
 
+  /**
+   * t/io_uring's default -d128 on null_blk's 64 tags, one CPU for two threads and their workers.
+   */
+  private static final String SHORT_OF_TAGS_ONE_CPU =
+      "blksim.io-uring { depth = 128, batch-submit = 32, batch-complete = 32, block-size = 512 }\n"
+          + "blksim.run.runtime = 20ms\n"
+          + "blksim.cpu.count = 1\n";
+
   @Test
-  void threadsSharingACpuWhereTagsCanRunOutAreRefused() {
-    String m =
-        Runs.refused(
-                "blksim.run.runtime = 10ms\n",
-                "cpu.count=1",
+  void threadsAndTheirWorkersShouldTakeTurnsOnOneCpuWhereTagsRunOut() {
+    RunResult one = Runs.sequential(SHORT_OF_TAGS_ONE_CPU);
+    RunResult two =
+        Runs.sameOnBothEngines(Runs.settings(SHORT_OF_TAGS_ONE_CPU, "io-uring.threads=2"));
+    assertTrue(two.books().balanced(), two.books().violations().toString());
+    assertEquals(2, two.workers().size());
+    long onCpu = 0;
+    for (RunResult.Worker w : two.workers()) {
+      assertEquals(0, w.cpu(), "no CPU left: each worker runs on its thread's");
+      assertTrue(two.sharesCpu(w));
+      assertTrue(w.punted() > 0 && w.sched().onCpuPs() > 0, "it ran, on the run queue: " + w);
+      onCpu += w.sched().onCpuPs();
+    }
+    for (RunResult.Submitter sub : two.submitters()) {
+      assertTrue(sub.sched().nivcsw() > 0, "preempted by the others: " + sub.sched());
+      onCpu += sub.sched().onCpuPs();
+    }
+    // four tasks, one CPU: their times add up to the CPU's, less its interrupts and idle
+    assertTrue(onCpu <= two.endPs(), onCpu + " ps on a CPU of " + two.endPs());
+    assertTrue(two.ledger().totalPs(0) <= two.endPs());
+    double ratio = (double) two.done() / one.done();
+    assertTrue(ratio > 0.5 && ratio < 1.5, "about one thread's reads on one CPU: " + ratio);
+  }
+
+  @Test
+  void aThreadWhoseRequestsAllWaitAtItsWorkerShouldTurnInClosedFormUntilItsSliceEnds() {
+    // two CPUs, one tag on the one poll queue, no CPU left for the workers: thread 0 keeps the tag
+    // (it issues again as soon as it reaps), so all of thread 1's requests wait at its worker, and
+    // thread 1 enters io_uring with nothing to do until the tick ends its slice; then its worker
+    // issues one, spins for the tag its own request holds, and the thread polls it in its turn
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SHORT_OF_TAGS_ONE_CPU,
+                "cpu.count=2",
                 "io-uring.threads=2",
-                "io-uring.depth=64")
-            .getMessage();
-    assertTrue(m.contains("128 I/Os can be in flight on a hardware queue"), m);
-    assertTrue(m.contains("io-wq worker, with no CPU left, on CPU 0 where threads take turns"), m);
+                "null-blk.hw-queue-depth=1",
+                "null-blk.poll-queues=1",
+                "run.runtime=2ms"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Submitter stuck = res.submitters().get(1);
+    assertTrue(stuck.calls() > 1000 * stuck.done(), "its empty calls counted: " + stuck);
+    assertTrue(
+        res.messages() * 100 < res.calls(),
+        res.messages() + " messages for " + res.calls() + " io_uring_enter calls");
+    assertTrue(
+        res.ledger().steps(1).get("io_uring_enter").calls() >= stuck.calls(),
+        "each of them charged");
+    RunResult.Worker w = res.workers().get(1);
+    assertEquals(1, w.cpu());
+    assertTrue(w.spinSlices() > 10, "its worker spins its slices out: " + w);
+    // each takes half of the CPU: the thread its empty calls, the worker its spins
+    double thread = (double) stuck.sched().onCpuPs() / res.endPs();
+    double worker = (double) w.sched().onCpuPs() / res.endPs();
+    assertTrue(Math.abs(thread - worker) < 0.1, thread + " vs " + worker);
   }
 
   @Test

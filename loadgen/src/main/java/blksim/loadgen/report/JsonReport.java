@@ -160,25 +160,20 @@ public final class JsonReport {
       }
     }
     b.append("  \"cpus\": [\n").append(String.join(",\n", rows)).append("\n  ],\n");
-    if (res.sharedCpus()) { // how the threads that share a CPU took turns
-      List<String> threads = new ArrayList<>();
+    if (res.sharedCpus()) { // how the tasks that share a CPU took turns
+      List<String> tasks = new ArrayList<>();
       for (RunResult.Submitter sub : res.submitters()) {
-        if (res.threadsByCpu().get(sub.cpu()).size() < 2) {
+        if (!res.shared(sub.cpu())) {
           continue; // alone on its CPU
         }
-        threads.add(
-            String.format(
-                Locale.ROOT,
-                "    {\"thread\": %d, \"cpu\": %d, \"on_cpu_ns\": %d, \"run_delay_ns\": %d,"
-                    + " \"nvcsw\": %d, \"nivcsw\": %d}",
-                sub.index(),
-                sub.cpu(),
-                sub.sched().onCpuPs() / VirtualTime.PS_PER_NS,
-                sub.sched().runDelayPs() / VirtualTime.PS_PER_NS,
-                sub.sched().nvcsw(),
-                sub.sched().nivcsw()));
+        tasks.add(runQueueEntry("thread", sub.index(), sub.cpu(), sub.sched()));
+        for (RunResult.Worker w : res.workers()) {
+          if (w.thread() == sub.index() && res.sharesCpu(w)) {
+            tasks.add(runQueueEntry("worker_of", w.thread(), w.cpu(), w.sched()));
+          }
+        }
       }
-      b.append("  \"run_queue\": [\n").append(String.join(",\n", threads)).append("\n  ],\n");
+      b.append("  \"run_queue\": [\n").append(String.join(",\n", tasks)).append("\n  ],\n");
     }
     List<String> hctxs = new ArrayList<>();
     for (RunResult.Hctx h : res.hctxs()) {
@@ -251,5 +246,23 @@ public final class JsonReport {
       }
     }
     return b.append('"').toString();
+  }
+
+  /**
+   * One task of the run-queue table: a thread ({@code "thread"}) or a thread's io-wq worker ({@code
+   * "worker_of"}), with its CPU and its schedstat.
+   */
+  private static String runQueueEntry(String key, int thread, int cpu, RunResult.SchedInfo s) {
+    return String.format(
+        Locale.ROOT,
+        "    {\"%s\": %d, \"cpu\": %d, \"on_cpu_ns\": %d, \"run_delay_ns\": %d,"
+            + " \"nvcsw\": %d, \"nivcsw\": %d}",
+        key,
+        thread,
+        cpu,
+        s.onCpuPs() / VirtualTime.PS_PER_NS,
+        s.runDelayPs() / VirtualTime.PS_PER_NS,
+        s.nvcsw(),
+        s.nivcsw());
   }
 }

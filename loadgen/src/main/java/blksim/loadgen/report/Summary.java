@@ -284,7 +284,8 @@ public final class Summary {
   }
 
   /**
-   * How the threads that share a CPU took turns on it: the time each ran and waited on the run
+   * How the tasks that share a CPU took turns on it (threads, and a thread's io-wq worker where no
+   * CPU was left for it, as {@code wrkN} after its thread): the time each ran and waited on the run
    * queue (runnable, another running: {@code run_delay}), and its switches, voluntary (it slept)
    * and not (preempted). Printed only when some CPU runs more than one.
    */
@@ -295,7 +296,7 @@ public final class Summary {
     }
     out.printf(
         Locale.ROOT,
-        "  run queue   threads sharing a CPU take turns (CFS); time of each over %s%n",
+        "  run queue   tasks sharing a CPU take turns (CFS); time of each over %s%n",
         seconds(VirtualTime.ns(res.endPs())));
     out.println(
         String.format(
@@ -310,24 +311,37 @@ public final class Summary {
             "nvcsw",
             "nivcsw"));
     for (RunResult.Submitter sub : res.submitters()) {
-      if (res.threadsByCpu().get(sub.cpu()).size() < 2) {
+      if (!res.shared(sub.cpu())) {
         continue; // alone on its CPU: it never waits
       }
-      RunResult.SchedInfo sched = sub.sched();
-      long waits = sched.nivcsw() + sched.nvcsw();
-      out.println(
-          String.format(
-              Locale.ROOT,
-              "%12d %7d %12d %9.1f%% %9.1f%% %9.1f us %8d %8d",
-              sub.cpu(),
-              sub.index(),
-              r.iops(sub.index()),
-              share(sched.onCpuPs(), res.endPs()),
-              share(sched.runDelayPs(), res.endPs()),
-              waits == 0 ? 0.0 : sched.runDelayPs() / 1e6 / waits,
-              sched.nvcsw(),
-              sched.nivcsw()));
+      runQueueRow(
+          res, sub.cpu(), Integer.toString(sub.index()), r.iops(sub.index()), sub.sched(), out);
+      for (RunResult.Worker w : res.workers()) {
+        if (w.thread() == sub.index() && res.sharesCpu(w)) {
+          runQueueRow(res, w.cpu(), "wrk" + w.thread(), -1, w.sched(), out);
+        }
+      }
     }
+  }
+
+  /**
+   * One task's row of the run-queue table; {@code iops} -1 for an io-wq worker, which reads none.
+   */
+  private static void runQueueRow(
+      RunResult res, int cpu, String task, long iops, RunResult.SchedInfo sched, PrintStream out) {
+    long waits = sched.nivcsw() + sched.nvcsw();
+    out.println(
+        String.format(
+            Locale.ROOT,
+            "%12d %7s %12s %9.1f%% %9.1f%% %9.1f us %8d %8d",
+            cpu,
+            task,
+            iops < 0 ? "-" : Long.toString(iops),
+            share(sched.onCpuPs(), res.endPs()),
+            share(sched.runDelayPs(), res.endPs()),
+            waits == 0 ? 0.0 : sched.runDelayPs() / 1e6 / waits,
+            sched.nvcsw(),
+            sched.nivcsw()));
   }
 
   /**

@@ -1,6 +1,7 @@
 package blksim.queues.io_uring;
 
 import blksim.queues.block.bio.Bio;
+import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -123,6 +124,41 @@ public final class IoUringEnter {
     t += charge(ENTER_PATH, 1);
     return ioSubmitSqes(args.toSubmit(), t);
   }
+
+  /**
+   * Empty io_uring_enter calls, one after another from {@code t} until one ends at or after {@code
+   * untilPs}: an IOPOLL ring with nothing to submit, nothing on its IOPOLL list and no CQE, whose
+   * requests all wait at an io-wq worker that cannot run meanwhile. Each is the syscall's own work
+   * ({@link #ENTER_PATH}) and its return, with nothing submitted or polled; they are charged in
+   * batches, as many as it takes (their prices vary), not one by one.
+   *
+   * @return when the last ends, and how many there were
+   */
+  public EmptyEnters emptyEnters(long t, long untilPs) {
+    if (!setup.iopoll() || !ring.iopollListEmpty() || ring.cqEvents() != 0) {
+      throw new InvariantBroken("empty io_uring_enter calls on a ring with work to do");
+    }
+    long turnPs = 0;
+    for (KernelFn fn : ENTER_PATH) {
+      turnPs += charger.costs().callPs(fn);
+    }
+    turnPs = Math.max(1, turnPs);
+    long n = 0;
+    while (t < untilPs) {
+      long more = (untilPs - t + turnPs - 1) / turnPs;
+      n += more;
+      t += charger.charge(cpu, CpuTime.SUBMIT, ENTER_PATH, more);
+    }
+    return new EmptyEnters(t, n);
+  }
+
+  /**
+   * What {@link #emptyEnters} did.
+   *
+   * @param endPs when the last call returned
+   * @param calls how many there were
+   */
+  public record EmptyEnters(long endPs, long calls) {}
 
   /**
    * {@code io_submit_sqes}: takes at most {@code toSubmit} SQEs, stopping at the SQ ring's tail,

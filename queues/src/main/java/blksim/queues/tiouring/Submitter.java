@@ -232,6 +232,27 @@ public final class Submitter {
     return false;
   }
 
+  /**
+   * Whether, back from an io_uring_enter that submitted nothing with no CQE to reap, the loop goes
+   * straight back into io_uring_enter with nothing to submit ({@code goto submit}: {@code ret == 0}
+   * with requests in flight).
+   */
+  public boolean entersAgainEmpty(int ret, int cqes) {
+    return ret == 0 && cqes == 0 && inflight > 0;
+  }
+
+  /**
+   * {@code n} more of those empty turns: each an io_uring_enter call that submitted and reaped
+   * nothing ({@link #entered} of 0 with 0 reaped, {@code calls++}).
+   */
+  public void enteredEmpty(long n) {
+    if (n < 0 || inflight == 0) {
+      throw new IllegalStateException(n + " empty turns with " + inflight + " in flight");
+    }
+    calls += n;
+    toSubmit = 0;
+  }
+
   /** {@link #entered(int, int)} with what {@link #reapEventsUring} reaped. */
   public Next entered(int ret) {
     return entered(ret, thisReap);

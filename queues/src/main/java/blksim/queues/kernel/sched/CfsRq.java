@@ -187,6 +187,26 @@ public final class CfsRq {
   }
 
   /**
+   * Whether a tick at {@code now} would ask the running task to reschedule, were nothing else to
+   * happen before it ({@link #tick}'s {@code check_preempt_tick}, without its effects).
+   */
+  public boolean tickWouldPreempt(long now) {
+    if (curr == null || nrRunning <= 1 || needResched) {
+      return needResched;
+    }
+    long ran = Math.max(0, now - curr.execStart);
+    long idealRuntime = schedSlice(curr);
+    long deltaExec = curr.sumExecRuntime + ran - curr.prevSumExecRuntime;
+    if (deltaExec > idealRuntime) {
+      return true;
+    }
+    if (deltaExec < minGranularity || timeline.isEmpty()) {
+      return false;
+    }
+    return curr.vruntime + ran - timeline.first().vruntime() > idealRuntime;
+  }
+
+  /**
    * {@code __schedule}: the running task, if still runnable, goes back on the timeline ({@code
    * put_prev_entity}) and the leftmost runs ({@code set_next_entity}); TIF_NEED_RESCHED is cleared.
    *

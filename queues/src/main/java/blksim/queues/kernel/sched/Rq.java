@@ -39,6 +39,16 @@ public final class Rq {
     return se;
   }
 
+  /**
+   * {@code wake_up_new_task} of a task made here at {@code t} by a task of this CPU ({@link
+   * CfsRq#fork}): placed a slice behind, queued and checked against the running task.
+   */
+  public SchedEntity fork(String comm, long t) {
+    SchedEntity se = cfs.fork(comm, clock(t));
+    changed();
+    return se;
+  }
+
   /** {@code try_to_wake_up} of {@code se} at {@code t}, if it sleeps. */
   public void wakeUp(SchedEntity se, long t) {
     if (se.state() == SchedEntity.State.SLEEPING) {
@@ -77,6 +87,32 @@ public final class Rq {
       cfs.tick(clock(last));
     }
     return cfs.needResched();
+  }
+
+  /**
+   * The first tick at or after {@code t} at which the running task would be asked to reschedule
+   * ({@link #needResched} true from then on), if nothing else happens meanwhile: {@code t} itself
+   * when it would be already, {@link Long#MAX_VALUE} while at most one task is runnable.
+   */
+  public long reschedTick(long t) {
+    if (cfs.nrRunning() <= 1 || cfs.curr() == null) {
+      return Long.MAX_VALUE;
+    }
+    if (cfs.needResched()) {
+      return t;
+    }
+    long last = tick.atOrBefore(t);
+    if (last > tickSeen && last >= sharedSince && cfs.tickWouldPreempt(last)) {
+      return t;
+    }
+    long next = last < 0 ? tick.phasePs() : last + tick.periodPs();
+    // the running task's lead only grows: its slice ends within a period past the latency
+    for (int i = 0; i < 1_000_000; i++, next += tick.periodPs()) {
+      if (next >= sharedSince && cfs.tickWouldPreempt(next)) {
+        return next;
+      }
+    }
+    throw new IllegalStateException("no tick within a million ends the slice of " + cfs.curr());
   }
 
   /** The runnable tasks, the running one among them. */

@@ -232,4 +232,19 @@ class CfsRqTest {
     assertThrows(IllegalStateException.class, () -> rq.sleep(0));
     assertThrows(IllegalArgumentException.class, () -> new CfsRq(0));
   }
+
+  @Test
+  void aTickWouldPreemptAsTheTickItselfWouldWithoutChangingAnything() {
+    CfsRq rq = new CfsRq(1);
+    rq.fork("a", 0);
+    rq.fork("b", 0);
+    SchedEntity a = rq.schedule(0);
+    long slice = rq.schedSlice(a);
+    assertFalse(rq.tickWouldPreempt(slice), "exactly its slice: not more");
+    assertTrue(rq.tickWouldPreempt(slice + 1), "delta_exec > ideal_runtime");
+    assertEquals(0, a.sumExecRuntime(), "nothing brought up to date");
+    assertFalse(rq.needResched());
+    rq.tick(slice + 1);
+    assertTrue(rq.needResched(), "the tick itself agrees");
+  }
 }

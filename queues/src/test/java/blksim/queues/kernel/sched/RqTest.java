@@ -61,4 +61,74 @@ class RqTest {
     rq.wakeUp(a, MS);
     assertEquals(1, rq.nrRunning());
   }
+
+  @Test
+  void theTickThatEndsTheSliceIsTheFirstStrictlyMoreThanASliceAfterThePick() {
+    long phase = MS / 4; // a quarter into a 1 ms tick
+    Rq rq = new Rq(1, new SchedTick(MS, phase));
+    rq.forkPinned("a", 0);
+    rq.forkPinned("b", 0);
+    rq.schedule(phase - 1);
+    assertEquals(phase + 3 * MS, rq.reschedTick(phase - 1), "delta_exec is 3 ms + 1 ps there");
+    Rq exact = new Rq(1, new SchedTick(MS, phase));
+    exact.forkPinned("a", 0);
+    exact.forkPinned("b", 0);
+    exact.schedule(phase);
+    assertEquals(phase + 4 * MS, exact.reschedTick(phase), "exactly the slice: not more");
+    assertEquals(phase + 4 * MS, exact.reschedTick(phase + MS - 1));
+    assertFalse(exact.needResched(phase + 4 * MS - 1), "not before the tick it names");
+    assertTrue(exact.needResched(phase + 4 * MS), "and from it on");
+  }
+
+  @Test
+  void theSliceGrowsWithTheMachinesCpusAsTheTunablesScale() {
+    long[] slices = new long[65];
+    for (int cpus : new int[] {1, 2, 4, 7, 8, 64}) {
+      Rq rq = new Rq(cpus, new SchedTick(MS, 0));
+      rq.forkPinned("a", 0);
+      rq.forkPinned("b", 0);
+      rq.schedule(0);
+      slices[cpus] = rq.reschedTick(0) - MS; // the first tick strictly past the slice
+    }
+    assertEquals(3 * MS, slices[1], "1 CPU: factor 1, half of 6 ms");
+    assertEquals(6 * MS, slices[2], "2 CPUs: factor 2");
+    assertEquals(9 * MS, slices[4], "4 and 7 CPUs: factor 3");
+    assertEquals(9 * MS, slices[7]);
+    assertEquals(12 * MS, slices[8], "8 CPUs and more: factor 4");
+    assertEquals(12 * MS, slices[64]);
+  }
+
+  @Test
+  void aTaskAloneHasNoTickThatEndsItsSlice() {
+    Rq rq = rq();
+    rq.forkPinned("a", 0);
+    rq.schedule(0);
+    assertEquals(Long.MAX_VALUE, rq.reschedTick(0));
+  }
+
+  @Test
+  void aWakeUpThatPreemptsIsSeenAtOnce() {
+    Rq rq = rq();
+    SchedEntity a = rq.forkPinned("a", 0);
+    SchedEntity b = rq.forkPinned("b", 0);
+    assertSame(a, rq.schedule(0));
+    assertSame(b, rq.schedule(4 * MS));
+    rq.dequeueCurr(5 * MS, false); // b sleeps; a runs on, far ahead of it
+    assertSame(a, rq.schedule(5 * MS));
+    rq.wakeUp(b, 20 * MS); // placed half a latency behind: more than a wakeup granularity
+    assertEquals(20 * MS, rq.reschedTick(20 * MS), "check_preempt_wakeup asked already");
+  }
+
+  @Test
+  void aTaskForkedHereStartsASliceBehindAndWaitsForTheRunningOnesSlice() {
+    Rq rq = rq();
+    SchedEntity a = rq.forkPinned("a", 0);
+    assertSame(a, rq.schedule(0));
+    // a task a runs makes one (an io-wq worker, made by its thread's first punt): START_DEBIT
+    SchedEntity w = rq.fork("w", MS);
+    assertFalse(rq.needResched(MS), "a new task does not preempt");
+    assertEquals(2, rq.nrRunning());
+    assertEquals(4 * MS, rq.reschedTick(MS), "a's 3 ms slice ends at the tick after it");
+    assertSame(w, rq.schedule(4 * MS));
+  }
 }

@@ -1,0 +1,204 @@
+package blksim.actors.cpu;
+
+import blksim.actors.block.BlockDevice;
+import blksim.actors.block.bio.BioSetActor;
+import blksim.actors.drivers.md.MappedDeviceActor;
+import blksim.actors.drivers.null_blk.NullBlkActor;
+import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimRef;
+import blksim.queues.block.bio.Bio;
+import blksim.queues.block.fops.BlkdevDirectIoSimple;
+import blksim.queues.cost.Charger;
+import blksim.queues.cost.Contention;
+import blksim.queues.cost.CostStep;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.PathCosts;
+import blksim.queues.fs.aio.AioKiocb;
+import blksim.queues.fs.aio.KioCtx;
+import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRw;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What every task of one CPU and the CPU's interrupt path share ({@code this_cpu}): its number and
+ * address, the charger its interrupts (and its submitter threads) are charged to, its {@code
+ * blk_cpu_done} list and ksoftirqd, the rings of the threads it runs, and the components it calls.
+ * A CPU that runs an io-wq worker alone has no ring: every request its interrupts end is another
+ * CPU's.
+ */
+final class ThisCpu {
+  final int index;
+  final SimRef<Cpu.Command> self;
+  final SimRef<BioSetActor.Command> bioset;
+  final SimRef<Cpu.Report> main;
+  final PathCosts costs;
+
+  /** Whether the rings are IOPOLL ({@code -p1}): every ring of a run is of one kind. */
+  final boolean iopoll;
+
+  /** What the CPU's interrupts cost, and its threads' paths. */
+  final Charger charger;
+
+  /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
+  final Ksoftirqd ksoftirqd = new Ksoftirqd();
+
+  /** This CPU's address for the interrupts a device raises on it. */
+  final SimRef<NullBlkActor.Interrupt> interrupts;
+
+  /** The interrupt path's address for a bioset's answers. */
+  final SimRef<BioSetActor.Reply> irqBiosetReplies;
+
+  /** The interrupt path's address for a block device's answers. */
+  final SimRef<BlockDevice.Reply> irqBlockReplies;
+
+  /** Every ring's CPU, by the ring's owner. */
+  final Map<Integer, SimRef<Cpu.Command>> peers;
+
+  /** The DM devices whose clones this CPU's interrupts may end, by name. */
+  final Map<String, SimRef<MappedDeviceActor.Command>> dms;
+
+  /** The threads of this CPU, by their ring's owner (filled as they are made). */
+  final Map<Integer, CpuCore> rings = new TreeMap<>();
+
+  /**
+   * Completing another ring's request: bio_endio and io_complete_rw_iopoll write its request, its
+   * bio and its io_kiocb, three lines another CPU wrote last.
+   */
+  final CostStep remoteCompletion;
+
+  /**
+   * @param charger what the CPU's interrupts are charged to: its threads', or, on a CPU that runs
+   *     an io-wq worker alone, the worker's
+   */
+  ThisCpu(int index, Cpu.Links links, PathCosts costs, Charger charger, boolean iopoll) {
+    this.index = index;
+    this.iopoll = iopoll;
+    this.self = links.self();
+    this.bioset = links.bioset();
+    this.main = links.main();
+    this.costs = costs;
+    this.charger = charger;
+    this.interrupts = self.adapt(Cpu.FromDevice::new);
+    this.irqBiosetReplies = self.adapt(r -> new Cpu.FromBioSet(Cpu.IRQ, r));
+    this.irqBlockReplies = self.adapt(r -> new Cpu.FromBlock(Cpu.IRQ, r));
+    this.peers = Map.copyOf(links.peers());
+    this.dms = Map.copyOf(links.dms());
+    this.remoteCompletion =
+        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
+  }
+
+  long charge(CpuTime what, KernelFn fn, int calls) {
+    return charger.charge(index, what, fn, calls);
+  }
+
+  long charge(CpuTime what, KernelFn[] fns, int calls) {
+    return charger.charge(index, what, fns, calls);
+  }
+
+  /** A call of the interrupt path into a block device: its answers come back to that path. */
+  BlockDevice.Call irqCall(CpuTime what) {
+    return new BlockDevice.Call(index, what, irqBlockReplies, interrupts, irqBlockReplies);
+  }
+
+  /**
+   * Whether an interrupt here ended another CPU's ring's request (a kblockd restart on this CPU had
+   * dispatched it, or an io-wq worker on a CPU of its own issued it): its io_complete_rw queues
+   * task_work for that ring's task.
+   */
+  boolean foreign(Bio bio) {
+    return bio.owner() instanceof IoKiocb req && !rings.containsKey(req.owner());
+  }
+
+  /**
+   * bi_end_io of another CPU's ring's request, run here: io_complete_rw_iopoll on an IOPOLL ring
+   * ({@code ki_complete} is set by the ring, not by where the bio ends), else io_complete_rw, which
+   * queues task_work for the ring's task.
+   */
+  KernelFn[] foreignEndPath() {
+    return iopoll ? CpuPaths.END_IO_PATH : CpuPaths.IRQ_END_PATH;
+  }
+
+  /** The thread of this CPU whose ring {@code req} is of. */
+  CpuCore taskOf(IoKiocb req) {
+    return taskOf(req.owner());
+  }
+
+  /** The thread of this CPU whose ring is {@code ringOwner}. */
+  CpuCore taskOf(int ringOwner) {
+    CpuCore task = rings.get(ringOwner);
+    if (task == null) {
+      throw new IllegalStateException(self.name() + ": ring " + ringOwner + " is not on this CPU");
+    }
+    return task;
+  }
+
+  /** The thread of this CPU whose libaio context is {@code ctx}. */
+  CpuCore taskOf(KioCtx ctx) {
+    for (CpuCore task : rings.values()) {
+      if (task.aio == ctx) {
+        return task;
+      }
+    }
+    throw new IllegalStateException(self.name() + ": an aio context not of this CPU");
+  }
+
+  /**
+   * bi_end_io of a bio an interrupt ended: an io_uring request's ({@link CpuCore#endIo}), an aio
+   * request's ({@link AioKiocb#aioCompleteRw}: its event is posted), or a sync read's on the stack
+   * ({@link BlkdevDirectIoSimple#blkdevBioEndIoSimple}: its task's wait is over).
+   *
+   * @return the functions it ran
+   */
+  KernelFn[] endInIrq(Bio bio) {
+    if (bio.owner() instanceof AioKiocb req) {
+      return req.aioCompleteRw(IoRw.res(bio));
+    }
+    if (bio.pool() == null) {
+      return BlkdevDirectIoSimple.blkdevBioEndIoSimple(bio);
+    }
+    IoKiocb req = (IoKiocb) bio.owner();
+    return taskOf(req).endIo(req, IoRw.res(bio));
+  }
+
+  /**
+   * Tells each other ring's CPU of its requests that ended here (io_complete_rw_iopoll or
+   * io_complete_rw wrote into their io_kiocbs, whose lines come over), charged to {@code what}.
+   *
+   * @return when this CPU is done with it
+   */
+  long sendElsewhere(
+      Map<Integer, List<Cpu.Completion>> elsewhere, long t, CpuTime what, Outbox out) {
+    for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
+      t += charger.charge(index, what, remoteCompletion, e.getValue().size());
+      out.send(peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
+    }
+    return t;
+  }
+
+  /**
+   * The completions of {@code m} that are this CPU's rings', or null when it had some and none of
+   * them is; those of other rings go on to their CPUs (an io-wq worker's interrupt ended requests
+   * that a kblockd restart on its CPU had dispatched).
+   */
+  List<Cpu.Completion> forwardForeign(Cpu.CompletedElsewhere m, Outbox out) {
+    if (m.completions().stream().allMatch(done -> rings.containsKey(done.req().owner()))) {
+      return m.completions();
+    }
+    Map<Integer, List<Cpu.Completion>> foreign = new TreeMap<>();
+    List<Cpu.Completion> mine = new ArrayList<>(m.completions().size());
+    for (Cpu.Completion done : m.completions()) {
+      if (rings.containsKey(done.req().owner())) {
+        mine.add(done);
+      } else {
+        foreign.computeIfAbsent(done.req().owner(), k -> new ArrayList<>()).add(done);
+      }
+    }
+    foreign.forEach(
+        (ring, list) -> out.send(peers.get(ring), new Cpu.CompletedElsewhere(m.atPs(), list)));
+    return mine.isEmpty() ? null : mine;
+  }
+}
