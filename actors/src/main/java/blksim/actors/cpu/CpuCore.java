@@ -203,9 +203,18 @@ final class CpuCore implements RingTask {
     }
   }
 
-  /** A call into a block device on this CPU's behalf; its interrupts come back here. */
+  /** A call into a block device on this task's behalf; its interrupts come back here. */
   BlockDevice.Call call(CpuTime what) {
-    return new BlockDevice.Call(index, what, blockReplies, interrupts, blockReplies);
+    return new BlockDevice.Call(index, slot, what, blockReplies, interrupts, blockReplies);
+  }
+
+  /**
+   * A call of this CPU's interrupt path ({@link BlockDevice.Call#IRQ}), none of its tasks'; it
+   * answers through this task's address, where the CPU takes an interrupt's answers.
+   */
+  BlockDevice.Call irqCall(CpuTime what) {
+    return new BlockDevice.Call(
+        index, BlockDevice.Call.IRQ, what, blockReplies, interrupts, blockReplies);
   }
 
   /**

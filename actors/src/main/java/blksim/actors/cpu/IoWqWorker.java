@@ -165,7 +165,7 @@ public final class IoWqWorker {
   }
 
   private BlockDevice.Call workerCall() {
-    return new BlockDevice.Call(index, CpuTime.SUBMIT, blockReplies, irqTo, irqEndsTo);
+    return new BlockDevice.Call(index, Cpu.WORKER, CpuTime.SUBMIT, blockReplies, irqTo, irqEndsTo);
   }
 
   /** {@code io_queue_async_work}: requests of the owner's ring punted to the worker. */

@@ -99,7 +99,7 @@ final class IrqPath {
   }
 
   private long next(long t, Outbox out) {
-    return groups.sendNext(t, c.call(what).exec(), out) ? -1 : t;
+    return groups.sendNext(t, c.irqCall(what).exec(), out) ? -1 : t;
   }
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
@@ -108,7 +108,7 @@ final class IrqPath {
       // bio_endio of a DM clone runs clone_endio, in this interrupt: the device's, then back here.
       out.send(
           c.dms.get(io.md().name()),
-          new MappedDeviceActor.EndClones(m.atPs(), c.call(what), m.ended()));
+          new MappedDeviceActor.EndClones(m.atPs(), c.irqCall(what), m.ended()));
       return -1;
     }
     groups.ended();

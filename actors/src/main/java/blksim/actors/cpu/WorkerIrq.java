@@ -81,7 +81,8 @@ final class WorkerIrq {
   }
 
   private long next(long t, Outbox out) {
-    return groups.sendNext(t, new NullBlkActor.Exec(index, what, interrupts), out) ? -1 : t;
+    NullBlkActor.Exec exec = new NullBlkActor.Exec(index, BlockDevice.Call.IRQ, what, interrupts);
+    return groups.sendNext(t, exec, out) ? -1 : t;
   }
 
   /** bio_endio of each bio: task_work for the submitter; bio_put. */

@@ -59,6 +59,6 @@ final class Callers {
       throw new InvariantBroken(
           queue + ": the driver answered cpu" + e.cpu() + ", who never called");
     }
-    return new Call(e.cpu(), e.what(), c.replyTo(), e.interrupts(), c.irqEnds());
+    return new Call(e.cpu(), e.slot(), e.what(), c.replyTo(), e.interrupts(), c.irqEnds());
   }
 }

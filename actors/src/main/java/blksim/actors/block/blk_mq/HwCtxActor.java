@@ -186,7 +186,8 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
   /** What the model returned, as the message to its component, for {@code call}. */
   private void send(Call call, Continuation next, Outbox out) {
     if (next instanceof Continuation.QueueRqs q) {
-      NullBlkActor.Exec exec = new NullBlkActor.Exec(call.cpu(), q.what(), call.interrupts());
+      NullBlkActor.Exec exec =
+          new NullBlkActor.Exec(call.cpu(), call.slot(), q.what(), call.interrupts());
       out.send(driver, new NullBlkActor.QueueRqs(q.atPs(), hctx.index(), q.rqs(), exec));
     } else if (next instanceof Continuation.PollQueue p) {
       callers.polls(call, p.batch());
