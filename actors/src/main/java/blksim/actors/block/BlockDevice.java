@@ -5,6 +5,7 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.CpuTime;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.List;
 
 /**
@@ -54,6 +55,11 @@ public final class BlockDevice {
      * irqEnds}.
      */
     public static final int IRQ = -2;
+
+    /** The calling task, as the hardware queue's models keep what they keep of it. */
+    public TaskOnCpu task() {
+      return new TaskOnCpu(cpu, slot);
+    }
 
     /** The call as a driver sees it: whose execution, and where its interrupts go. */
     public NullBlkActor.Exec exec() {
