@@ -169,6 +169,9 @@ final class CpuSchedule {
       // the thread sleeps for a tag: the CPU is idle, and takes the interrupts that waited
       tasks.get(slot).run.handle(m, out);
       if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
+        // off the run queue first: a tag one of them frees wakes it as any sleeper, runnable
+        // again, and with others on the CPU the run queue picks who runs after the interrupt
+        leftCpu();
         inIrq = true;
         irqReturned(irq.start(freeFrom(m.atPs()), drainPending(), pendingTicks.drain(), out), out);
       } else {
