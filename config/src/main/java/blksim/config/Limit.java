@@ -146,11 +146,6 @@ public enum Limit {
       "-a1 with more requests at once on a queue than tags, where they end in queue_rq (irqmode 0"
           + " or 1) or under mq-deadline: io_submit sleeping for a tag (with timers it runs)."),
 
-  SHARED_CPU_TAG_SLEEP(
-      Area.SHARED_CPUS,
-      "shared-cpu-tag-sleep",
-      "-S1 or -a1 threads that share a CPU where a read can sleep for a tag (a hardware queue"
-          + " keeps one sleeping call per CPU)."),
   SHARED_CPU_DM_SUSPEND(
       Area.SHARED_CPUS, "shared-cpu-dm-suspend", "a DM suspend with threads that share a CPU."),
   SHARED_CPU_DM_REQUEUE(

@@ -5,6 +5,7 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.CpuTime;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.List;
 
 /**
@@ -27,10 +28,12 @@ public final class BlockDevice {
       permits Submitted, Polled, IrqEnded, Slept, Woken, TagFreed {}
 
   /**
-   * Who called: the CPU whose execution this is, where the call returns, and where the device's
-   * interrupts for it go.
+   * Who called: the task whose execution this is, by its CPU and its place there, where the call
+   * returns, and where the device's interrupts for it go.
    *
    * @param cpu the calling CPU's number
+   * @param slot the calling task's place on that CPU: 0, 1, ... in the order of its threads; an
+   *     io-wq worker's own value; {@link #IRQ} for the CPU's interrupt path
    * @param what what the calling CPU is doing, for its time split
    * @param replyTo where the answer to this call goes
    * @param interrupts where the driver raises the interrupts of what it queues on this CPU (its
@@ -40,19 +43,32 @@ public final class BlockDevice {
    */
   public record Call(
       int cpu,
+      int slot,
       CpuTime what,
       SimRef<Reply> replyTo,
       SimRef<NullBlkActor.Interrupt> interrupts,
       SimRef<Reply> irqEnds) {
 
+    /**
+     * The slot of a CPU's interrupt path ({@code hrtimer_interrupt}, ksoftirqd): it runs between
+     * the steps of that CPU's tasks and is none of them, and its answers are that CPU's {@code
+     * irqEnds}.
+     */
+    public static final int IRQ = -2;
+
+    /** The calling task, as the hardware queue's models keep what they keep of it. */
+    public TaskOnCpu task() {
+      return new TaskOnCpu(cpu, slot);
+    }
+
     /** The call as a driver sees it: whose execution, and where its interrupts go. */
     public NullBlkActor.Exec exec() {
-      return new NullBlkActor.Exec(cpu, what, interrupts);
+      return new NullBlkActor.Exec(cpu, slot, what, interrupts);
     }
 
     /** The same execution, answered at {@code to}: a stacked device calling the one below. */
     public Call replyingTo(SimRef<Reply> to) {
-      return new Call(cpu, what, to, interrupts, irqEnds);
+      return new Call(cpu, slot, what, to, interrupts, irqEnds);
     }
   }
 

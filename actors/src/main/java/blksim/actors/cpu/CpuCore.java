@@ -156,9 +156,9 @@ final class CpuCore implements RingTask {
     }
   }
 
-  /** A call into a block device on this CPU's behalf; its interrupts come back here. */
+  /** A call into a block device on this task's behalf; its interrupts come back here. */
   BlockDevice.Call call(CpuTime what) {
-    return new BlockDevice.Call(index, what, blockReplies, interrupts, cpu.irqBlockReplies);
+    return new BlockDevice.Call(index, slot, what, blockReplies, interrupts, cpu.irqBlockReplies);
   }
 
   /**

@@ -184,6 +184,9 @@ final class CpuSchedule {
       // the task sleeps for a tag: the CPU is idle, and takes the interrupts that waited
       tasks.get(slot).handle(m, out);
       if (!pendingIrqs.isEmpty() || !pendingTicks.isEmpty()) {
+        // off the run queue first: a tag one of them frees wakes it as any sleeper, runnable
+        // again, and with others on the CPU the run queue picks who runs after the interrupt
+        leftCpu();
         startIrq(freeFrom(m.atPs()), out);
       } else {
         idleSoftirq(m.atPs(), out);

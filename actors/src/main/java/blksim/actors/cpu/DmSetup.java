@@ -113,7 +113,9 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
     out.send(
         device,
         new MappedDeviceActor.Resume(
-            m.atPs(), new BlockDevice.Call(cpu, CpuTime.SUBMIT, deviceReplies, null, null)));
+            m.atPs(),
+            // dmsetup is the only task of its CPU
+            new BlockDevice.Call(cpu, 0, CpuTime.SUBMIT, deviceReplies, null, null)));
   }
 
   /** What the resubmission ended at once completes on each request's own ring; bio_put here. */

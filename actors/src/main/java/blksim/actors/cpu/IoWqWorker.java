@@ -204,7 +204,7 @@ public final class IoWqWorker {
 
   private BlockDevice.Call call() {
     return new BlockDevice.Call(
-        cpu.index, CpuTime.SUBMIT, blockReplies, cpu.interrupts, cpu.irqBlockReplies);
+        cpu.index, slot, CpuTime.SUBMIT, blockReplies, cpu.interrupts, cpu.irqBlockReplies);
   }
 
   /** io_worker_handle_work: issue the head request, or sleep when there is none. */

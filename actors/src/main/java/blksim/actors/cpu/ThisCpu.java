@@ -99,9 +99,13 @@ final class ThisCpu {
     return charger.charge(index, what, fns, calls);
   }
 
-  /** A call of the interrupt path into a block device: its answers come back to that path. */
+  /**
+   * A call of the interrupt path into a block device ({@link BlockDevice.Call#IRQ}, none of the
+   * CPU's tasks): its answers come back to that path.
+   */
   BlockDevice.Call irqCall(CpuTime what) {
-    return new BlockDevice.Call(index, what, irqBlockReplies, interrupts, irqBlockReplies);
+    return new BlockDevice.Call(
+        index, BlockDevice.Call.IRQ, what, irqBlockReplies, interrupts, irqBlockReplies);
   }
 
   /**

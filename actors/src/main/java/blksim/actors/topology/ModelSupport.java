@@ -449,9 +449,7 @@ final class ModelSupport {
     // with timers io_submit sleeps in blk_mq_get_tag until a timer's end frees a tag (HwCtxActor);
     // not modelled: a sleep whose flushed plug ends requests in queue_rq, and mq-deadline's
     boolean mqDeadline = blksim.config.Elevator.of(s).mqDeadline();
-    String sharing = sharing(cpus);
     for (Map.Entry<String, Integer> e : load.entrySet()) {
-      sharedCpuTagSleep(s, sharing, e.getValue() > tags, "-a1", e.getKey(), e.getValue(), tags);
       Limit.AIO_TAG_SLEEP.refuseIf(
           e.getValue() > tags && (!timer || mqDeadline),
           "-a1 with "
@@ -508,9 +506,8 @@ final class ModelSupport {
    * sleep for a sched tag, which is not modelled. Without a scheduler it sleeps for a driver tag.
    */
   private static void checkSyncQueues(BlksimSettings s, List<Integer> cpus, List<CpuConfig> cfgs) {
-    String sharing = sharing(cpus);
     boolean mqDeadline = blksim.config.Elevator.of(s).mqDeadline();
-    if (!s.ioUring().syncIo() || !mqDeadline && sharing == null) {
+    if (!s.ioUring().syncIo() || !mqDeadline) {
       return;
     }
     int tags = allocTags(s);
@@ -526,9 +523,8 @@ final class ModelSupport {
       }
     }
     for (Map.Entry<String, Integer> e : threads.entrySet()) {
-      sharedCpuTagSleep(s, sharing, e.getValue() > tags, "-S1", e.getKey(), e.getValue(), tags);
       Limit.SYNC_SCHED_TAGS.refuseIf(
-          mqDeadline && e.getValue() > tags,
+          e.getValue() > tags,
           "-S1 with "
               + e.getValue()
               + " threads on "
@@ -537,28 +533,6 @@ final class ModelSupport {
               + tags
               + " sched tags: a sync read sleeping for a tag under mq-deadline");
     }
-  }
-
-  /**
-   * A -S1 or -a1 thread that sleeps for a tag inside its call ({@code blk_mq_get_tag} without
-   * REQ_NOWAIT) beside another thread of its CPU: a hardware queue keeps each CPU's call while it
-   * sleeps, so a second sleeper of the same CPU is not modelled yet.
-   */
-  private static void sharedCpuTagSleep(
-      BlksimSettings s, String sharing, boolean sleeps, String flag, String hctx, int n, int tags) {
-    Limit.SHARED_CPU_TAG_SLEEP.refuseIf(
-        sharing != null && sleeps,
-        flag
-            + " with "
-            + sharing
-            + " and "
-            + n
-            + (flag.equals("-S1") ? " threads" : " requests at once")
-            + " on "
-            + hctx
-            + " of "
-            + tags
-            + " tags: a read sleeping for a tag beside another thread of its CPU");
   }
 
   // Tags: what a null_blk queue gives requests, and how many of them one thread's I/Os hold.

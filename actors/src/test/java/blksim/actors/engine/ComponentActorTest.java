@@ -30,7 +30,7 @@ class ComponentActorTest {
   private final SimRef<Cpu.Command> cpuRef = new SimRef<>(1, "cpu0");
   private final SimRef<BlockDevice.Reply> cpuReplies = cpuRef.adapt(r -> new Cpu.FromBlock(0, r));
   private final BlockDevice.Call call =
-      new BlockDevice.Call(0, CpuTime.POLL, cpuReplies, null, null);
+      new BlockDevice.Call(0, 0, CpuTime.POLL, cpuReplies, null, null);
 
   private HwCtxActor hwQueue() {
     return new HwCtxActor(

@@ -3,6 +3,7 @@ package blksim.actors.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import blksim.config.BlksimSettings;
 import blksim.queues.time.VirtualTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -129,21 +130,58 @@ class SharedCpuTest {
     assertTrue(r.sharedCpus());
   }
 
+  /**
+   * Three -S1 or -a1 threads on one CPU, two tags: reads sleep in {@code blk_mq_get_tag}, each task
+   * on a wait entry of its own ({@code sbitmap_prepare_to_wait}), several of one CPU at once, and a
+   * freed tag wakes the task of the first entry ({@code sbitmap_queue_wake_up}). Every sleeper is
+   * woken for its own tag: each thread reads, and the books find none left asleep or unfinished.
+   */
   @Test
-  void syncAndAioThreadsSharingACpuThatCanSleepForATagAreRefused() {
+  void syncAndAioThreadsSharingACpuSleepForTagsAndEachIsWokenForItsOwn() {
     for (String loop : List.of("io-uring.sync-io=true", "io-uring.aio=true")) {
-      String m =
-          Runs.refused(
-                  "blksim.run.runtime = 10ms\n",
-                  "cpu.count=1",
-                  "io-uring.threads=3",
-                  loop,
-                  "io-uring.polled=false",
-                  "null-blk.irqmode=2",
-                  "null-blk.hw-queue-depth=2")
-              .getMessage();
-      assertTrue(m.contains("threads 0 and 1 on CPU 0"), m);
-      assertTrue(m.contains("a read sleeping for a tag beside another thread of its CPU"), m);
+      eachSleeperWoken(loop, Runs.settings(TAG_SLEEPERS, "cpu.count=1", loop));
+    }
+  }
+
+  /**
+   * Threads 0 and 2 of three on CPU 0, thread 1 on CPU 1, four tags: an -a1 thread that finds no
+   * tag with requests in its plug is on the wait queue while its plug is flushed, and a tag that
+   * CPU 1's interrupt frees meanwhile wakes the entry ahead of it, the other thread of CPU 0, not
+   * the flushing one, which sleeps after its flush.
+   */
+  @Test
+  void aTagFreedWhileAnAioThreadFlushesItsPlugWakesTheOtherSleeperOfItsCpu() {
+    String aio = "io-uring.aio=true";
+    eachSleeperWoken(
+        aio,
+        Runs.settings(TAG_SLEEPERS, "cpu.count=2", aio, "null-blk.hw-queue-depth=4"),
+        List.of(0, 1, 0));
+  }
+
+  /** Three threads of reads that end by their timers (irqmode=2), on two tags. */
+  private static final String TAG_SLEEPERS =
+      "blksim.run.runtime = 10ms\n"
+          + "blksim.io-uring { threads = 3, polled = false }\n"
+          + "blksim.null-blk { irqmode = 2, hw-queue-depth = 2 }\n";
+
+  private static void eachSleeperWoken(String loop, BlksimSettings s) {
+    eachSleeperWoken(loop, s, List.of(0, 0, 0));
+  }
+
+  /**
+   * {@code s} runs alike on both engines, its threads on {@code cpus}, each woken from its sleeps.
+   */
+  private static void eachSleeperWoken(String loop, BlksimSettings s, List<Integer> cpus) {
+    RunResult r = Runs.sameOnBothEngines(s);
+    assertTrue(r.sharedCpus(), loop);
+    assertTrue(r.books().balanced(), loop + ": " + r.books().violations());
+    long tagWaits = r.hctxs().stream().mapToLong(RunResult.Hctx::tagWaits).sum();
+    assertTrue(tagWaits > 100, loop + ": the threads slept for tags: " + tagWaits);
+    assertEquals(cpus, r.submitters().stream().map(RunResult.Submitter::cpu).toList());
+    for (RunResult.Submitter sub : r.submitters()) {
+      // a voluntary switch a sleep: a thread that sleeps again was woken from the sleep before
+      assertTrue(sub.sched().nvcsw() > 100, loop + ": each sleeps: " + sub.sched());
+      assertTrue(sub.done() > 0, loop + ": woken, each reads: " + sub.done());
     }
   }
 

@@ -23,6 +23,7 @@ import blksim.queues.block.blk_mq_tag.SbqWaitState;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.kernel.sched.TaskOnCpu;
 
 /**
  * The actor of a blk-mq hardware queue ({@link HwCtx}): a submitter's {@code submit_bio} of a batch
@@ -31,7 +32,8 @@ import blksim.queues.cost.PathCosts;
  * blk_mq_poll} into the driver ({@link Poll}) and the end of what it found ({@link EndRequest}).
  * Each command goes to the model; what the tag wait queue told tasks on the way ({@link
  * SbqWaitState.Caller#told}) goes out to them, then what the model returns ({@link Continuation})
- * as the message; work is charged to the calling CPU.
+ * as the message; work is charged to the calling CPU. What the queue keeps of a call is its task's
+ * ({@link TaskOnCpu}): tasks that share a CPU sleep, are woken and are answered each for itself.
  */
 public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
 
@@ -58,7 +60,7 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
   private final SimRef<NullBlkActor.Command> driver;
   private final Charger charger;
 
-  /** Each CPU's call while the driver has it, and where that CPU's interrupts end. */
+  /** Each task's call while the driver has it, and where each CPU's interrupts end. */
   private final Callers callers = new Callers();
 
   private final BlkMqSched sched;
@@ -110,14 +112,14 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
   private void onUpper(FromUpper m, Outbox out) {
     if (m.command() instanceof BlockDevice.SubmitBio s) {
       Call c = s.call();
-      SbqWaitState.Caller<Call> w = waits.caller(c, c.cpu(), c.what());
+      SbqWaitState.Caller<Call> w = waits.caller(c, c.task(), c.what());
       Continuation next =
-          submit.blkMqSubmitBio(c.cpu(), c.what(), s.atPs(), s.bios(), s.plugNrIos(), w);
+          submit.blkMqSubmitBio(c.task(), c.what(), s.atPs(), s.bios(), s.plugNrIos(), w);
       submitted(c, w, next, out);
     } else if (m.command() instanceof BlockDevice.TagRetry r) {
       Call c = r.call();
-      SbqWaitState.Caller<Call> w = waits.caller(c, c.cpu(), c.what());
-      submitted(c, w, submit.blkMqGetTag(c.cpu(), c.what(), r.atPs(), r.bios(), w), out);
+      SbqWaitState.Caller<Call> w = waits.caller(c, c.task(), c.what());
+      submitted(c, w, submit.blkMqGetTag(c.task(), c.what(), r.atPs(), r.bios(), w), out);
     } else if (m.command() instanceof BlockDevice.SpinFor f) {
       if (waits.spin(f.call(), f.untilPs(), f.spin())) {
         out.send(f.call().replyTo(), new BlockDevice.TagFreed(f.atPs(), f.spin()));
@@ -138,16 +140,20 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
     send(call, next, out);
   }
 
-  /** The driver's answer goes to the caller whose execution it carries (one call a CPU at once). */
+  /**
+   * The driver's answer goes to the caller whose execution it carries (one call a task at once), or
+   * to the interrupt path of its CPU.
+   */
   private void onDriverReply(FromDriver m, Outbox out) {
     Call call = callers.answered(name(), m.reply().exec());
+    TaskOnCpu task = call.task();
     int cpu = call.cpu();
-    SbqWaitState.Caller<Call> w = waits.caller(call, cpu, call.what());
+    SbqWaitState.Caller<Call> w = waits.caller(call, task, call.what());
     Continuation next;
     if (m.reply() instanceof NullBlkActor.Queued q) {
       next =
           flush.queueRqReturned(
-              cpu,
+              task,
               call.what(),
               q.atPs(),
               q.count(),
@@ -157,10 +163,10 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
               q.requeued(),
               w);
     } else if (m.reply() instanceof NullBlkActor.PolledRqs p) {
-      next = poll.blkMqAddToBatch(cpu, call.what(), p.rqs(), callers.batched(cpu), p.atPs(), w);
+      next = poll.blkMqAddToBatch(cpu, call.what(), p.rqs(), callers.batched(task), p.atPs(), w);
     } else {
       NullBlkActor.TimersEnded e = (NullBlkActor.TimersEnded) m.reply();
-      next = ends.blkMqEndRequestInIrq(cpu, call.what(), e.rqs(), e.atPs(), w);
+      next = ends.blkMqEndRequestInIrq(task, call.what(), e.rqs(), e.atPs(), w);
     }
     tell(w, out);
     send(call, next, out);
@@ -186,7 +192,8 @@ public final class HwCtxActor extends AbstractComponent<HwCtxActor.Command> {
   /** What the model returned, as the message to its component, for {@code call}. */
   private void send(Call call, Continuation next, Outbox out) {
     if (next instanceof Continuation.QueueRqs q) {
-      NullBlkActor.Exec exec = new NullBlkActor.Exec(call.cpu(), q.what(), call.interrupts());
+      NullBlkActor.Exec exec =
+          new NullBlkActor.Exec(call.cpu(), call.slot(), q.what(), call.interrupts());
       out.send(driver, new NullBlkActor.QueueRqs(q.atPs(), hctx.index(), q.rqs(), exec));
     } else if (next instanceof Continuation.PollQueue p) {
       callers.polls(call, p.batch());

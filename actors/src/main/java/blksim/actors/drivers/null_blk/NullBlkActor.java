@@ -65,12 +65,14 @@ public final class NullBlkActor extends AbstractComponent<NullBlkActor.Command> 
 
   /**
    * Whose execution a call is: the device charges CPU {@code cpu} for {@code what}, and arms its
-   * timers there.
+   * timers there; the answer goes back to the task in {@code slot} there.
    *
+   * @param slot the calling task's place on the CPU ({@link
+   *     blksim.actors.block.BlockDevice.Call#slot})
    * @param interrupts where that CPU takes the device's interrupts, or null for a caller that only
    *     polls
    */
-  public record Exec(int cpu, CpuTime what, SimRef<Interrupt> interrupts) {}
+  public record Exec(int cpu, int slot, CpuTime what, SimRef<Interrupt> interrupts) {}
 
   /** {@code queue_rq} of each request, started, on hardware queue {@code hctx}. */
   public record QueueRqs(long atPs, int hctx, List<Request> rqs, Exec exec) implements Command {}

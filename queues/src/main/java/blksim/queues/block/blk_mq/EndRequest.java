@@ -9,6 +9,7 @@ import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -148,18 +149,18 @@ public final class EndRequest {
   }
 
   /**
-   * The requests an interrupt on {@code cpu} ends ({@code end_cmd} of null_blk's expired timers or
-   * of its BLOCK_SOFTIRQ): {@code blk_mq_end_request} of each, the wakes of the tags they freed,
-   * then mq-deadline's restart ({@code blk_mq_sched_restart}), whose round goes to the driver
-   * before the interrupt's bios end.
+   * The requests an interrupt ends ({@code end_cmd} of null_blk's expired timers or of its
+   * BLOCK_SOFTIRQ), on the CPU of {@code irq}, the interrupt path's task: {@code
+   * blk_mq_end_request} of each, the wakes of the tags they freed, then mq-deadline's restart
+   * ({@code blk_mq_sched_restart}), whose round goes to the driver before the interrupt's bios end.
    */
   public Continuation blkMqEndRequestInIrq(
-      int cpu, CpuTime what, List<Request> rqs, long atPs, SbqWaitState.Caller<?> waits) {
-    Ended e = blkMqEndRequest(cpu, what, rqs, atPs);
+      TaskOnCpu irq, CpuTime what, List<Request> rqs, long atPs, SbqWaitState.Caller<?> waits) {
+    Ended e = blkMqEndRequest(irq.cpu(), what, rqs, atPs);
     List<Bio> ended = e.bios();
     long t = atPs + e.ps();
     t += waits.sbitmapQueueWakeUp(rqs.size(), t);
-    RunWork.Run r = runWork.restartAfterIrq(cpu, t, ended);
+    RunWork.Run r = runWork.restartAfterIrq(irq, t, ended);
     if (r.queueRqs() != null) {
       return r.queueRqs();
     }

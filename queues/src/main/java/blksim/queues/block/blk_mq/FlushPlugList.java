@@ -6,6 +6,7 @@ import blksim.queues.block.blk_mq_tag.SbqWaitState;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,8 +38,8 @@ public final class FlushPlugList {
   private final EndRequest ends;
   private final RunWork runWork;
 
-  /** The bios of each CPU's submission under way that found no tag ({@code BLK_STS_AGAIN}). */
-  private final Map<Integer, List<Bio>> wouldBlock = new HashMap<>();
+  /** The bios of each task's submission under way that found no tag ({@code BLK_STS_AGAIN}). */
+  private final Map<TaskOnCpu, List<Bio>> wouldBlock = new HashMap<>();
 
   /**
    * @param sched the queue's scheduler, or null for none
@@ -53,41 +54,41 @@ public final class FlushPlugList {
   }
 
   /**
-   * {@code blk_mq_flush_plug_list} of what the submission on {@code cpu} plugged, at {@code t}: the
-   * requests, in the scheduler's order under one, started and handed to the driver's {@code
+   * {@code blk_mq_flush_plug_list} of what the submission of {@code task} plugged, at {@code t}:
+   * the requests, in the scheduler's order under one, started and handed to the driver's {@code
    * queue_rq}; {@code failed}, the submission's bios that found no tag, wait for its return.
    */
   Continuation.QueueRqs blkMqFlushPlugList(
-      int cpu, CpuTime what, Plug plug, long t, List<Bio> failed) {
+      TaskOnCpu task, CpuTime what, Plug plug, long t, List<Bio> failed) {
     if (!failed.isEmpty()) {
-      wouldBlock.put(cpu, failed);
+      wouldBlock.put(task, failed);
     }
     List<Request> rqs = new ArrayList<>(plug.size());
     if (sched == null) {
       plug.finish().forEach(rqs::addAll);
     } else {
-      BlkMqSched.Dispatched d = sched.blkMqSchedInsertRequests(cpu, what, plug.finish(), t);
+      BlkMqSched.Dispatched d = sched.blkMqSchedInsertRequests(task, what, plug.finish(), t);
       rqs = d.rqs();
       t = d.atPs();
     }
     rqs.forEach(hctx::dispatched);
-    t += charger.charge(cpu, what, DISPATCH_PATH, rqs.size());
+    t += charger.charge(task.cpu(), what, DISPATCH_PATH, rqs.size());
     return new Continuation.QueueRqs(t, rqs, what);
   }
 
   /**
-   * The driver's {@code queue_rq} of what {@code cpu} dispatched returned at {@code atPs}: it took
+   * The driver's {@code queue_rq} of what {@code task} dispatched returned at {@code atPs}: it took
    * {@code count} requests, completed {@code completed} of them at once (through {@code
    * blk_mq_complete_request} if {@code viaCompleteRequest}), and turned away {@code busy} ({@code
    * BLK_STS_RESOURCE}) and {@code requeued} ({@code blk_mq_requeue_request}). The completed end
-   * here, on the dispatching CPU; then kblockd dispatches what was turned away, a queue run that
-   * paused for these ends goes on, or mq-deadline's restart runs; when none of them goes to the
-   * driver, the submission returns, or its task sleeps for the tag it found none of.
+   * here, on the dispatching task's CPU; then kblockd dispatches what was turned away, a queue run
+   * that paused for these ends goes on, or mq-deadline's restart runs; when none of them goes to
+   * the driver, the submission returns, or its task sleeps for the tag it found none of.
    *
    * @param what the dispatcher's CPU time: {@link CpuTime#KWORKER} for a round kblockd ran
    */
   public Continuation queueRqReturned(
-      int cpu,
+      TaskOnCpu task,
       CpuTime what,
       long atPs,
       int count,
@@ -96,8 +97,9 @@ public final class FlushPlugList {
       List<Request> busy,
       List<Request> requeued,
       SbqWaitState.Caller<?> waits) {
+    int cpu = task.cpu();
     long t = atPs;
-    List<Bio> irq = runWork.irqRestartQueued(cpu, what);
+    List<Bio> irq = runWork.irqRestartQueued(task, what);
     if (irq != null) {
       // kblockd's restart was queued (by timers: nothing ended in queue_rq): the interrupt goes on
       return new Continuation.IrqEnded(t, irq);
@@ -108,26 +110,26 @@ public final class FlushPlugList {
     EndRequest.Ended e = ends.blkMqEndRequest(cpu, what, completed, t);
     t += e.ps();
     t += waits.sbitmapQueueWakeUp(completed.size(), t);
-    List<Bio> ended = runWork.withEarlier(cpu, e.bios());
+    List<Bio> ended = runWork.withEarlier(task, e.bios());
     if (!busy.isEmpty() || !requeued.isEmpty()) {
-      return runWork.redispatch(cpu, what, t, count, busy, requeued, ended);
+      return runWork.redispatch(task, what, t, count, busy, requeued, ended);
     }
     int mine = what == CpuTime.KWORKER ? 0 : count;
-    RunWork.Run resumed = runWork.resumeAfterQueueRq(cpu, what, t, ended, mine);
+    RunWork.Run resumed = runWork.resumeAfterQueueRq(task, what, t, ended, mine);
     if (resumed.queueRqs() != null) {
       return resumed.queueRqs();
     }
-    RunWork.Run restarted = runWork.restartAfterQueueRq(cpu, resumed.atPs(), ended, mine);
+    RunWork.Run restarted = runWork.restartAfterQueueRq(task, resumed.atPs(), ended, mine);
     if (restarted.queueRqs() != null) {
       return restarted.queueRqs();
     }
     t = restarted.atPs();
-    List<Bio> failed = wouldBlock.remove(cpu);
+    List<Bio> failed = wouldBlock.remove(task);
     if (waits.sleepsAfterFlush(t, !ended.isEmpty() || failed != null, SubmitBio.TAG_SLEEP_PATH)) {
       return Continuation.ASLEEP;
     }
     return new Continuation.Submitted(
-        t, runWork.queuedBefore(cpu) + mine, ended, failed == null ? List.of() : failed);
+        t, runWork.queuedBefore(task) + mine, ended, failed == null ? List.of() : failed);
   }
 
   /** Whether no submission's bios that found no tag wait for their flush to return. */

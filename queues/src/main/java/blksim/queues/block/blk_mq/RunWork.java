@@ -5,6 +5,7 @@ import blksim.queues.block.blk_mq_sched.BlkMqSched;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,8 @@ import java.util.Map;
  * and mq-deadline's restart after frees ({@code blk_mq_sched_restart}) from queue_rq or from a
  * timer's interrupt. kblockd is a bound workqueue of that CPU, whose worker, woken, preempts the
  * caller there: each run is a round at the driver, and what the earlier rounds ended waits here
- * until the call, or the interrupt, goes on.
+ * until the call, or the interrupt, goes on. What waits is the calling task's ({@link TaskOnCpu}),
+ * so tasks of one CPU never share it.
  */
 public final class RunWork {
   /** A request the driver gave to blk_mq_requeue_request, and kblockd's requeue work for it. */
@@ -55,14 +57,17 @@ public final class RunWork {
   private final Charger charger;
   private final BlkMqSched sched;
 
-  /** Bios the driver ended in the earlier rounds of a call under way, by CPU. */
-  private final Map<Integer, List<Bio>> endedEarlier = new HashMap<>();
+  /** Bios the driver ended in the earlier rounds of a call under way, by task. */
+  private final Map<TaskOnCpu, List<Bio>> endedEarlier = new HashMap<>();
 
-  /** Requests the driver took in those earlier rounds, by CPU. */
-  private final Map<Integer, Integer> queuedEarlier = new HashMap<>();
+  /** Requests the driver took in those earlier rounds, by task. */
+  private final Map<TaskOnCpu, Integer> queuedEarlier = new HashMap<>();
 
-  /** The bios each CPU's interrupt ended, held while its kblockd restart is at the driver. */
-  private final Map<Integer, List<Bio>> restarting = new HashMap<>();
+  /**
+   * The bios each CPU's interrupt ended, held while its kblockd restart is at the driver, by the
+   * interrupt's task.
+   */
+  private final Map<TaskOnCpu, List<Bio>> restarting = new HashMap<>();
 
   /**
    * @param sched the queue's scheduler, or null for none
@@ -74,8 +79,8 @@ public final class RunWork {
   }
 
   /** The bios of this round, after those the call's earlier rounds ended. */
-  List<Bio> withEarlier(int cpu, List<Bio> ended) {
-    List<Bio> before = endedEarlier.remove(cpu);
+  List<Bio> withEarlier(TaskOnCpu task, List<Bio> ended) {
+    List<Bio> before = endedEarlier.remove(task);
     if (before == null) {
       return ended;
     }
@@ -84,8 +89,8 @@ public final class RunWork {
   }
 
   /** Requests of the call under way that the driver took in its earlier rounds. */
-  int queuedBefore(int cpu) {
-    Integer n = queuedEarlier.remove(cpu);
+  int queuedBefore(TaskOnCpu task) {
+    Integer n = queuedEarlier.remove(task);
     return n == null ? 0 : n;
   }
 
@@ -98,7 +103,7 @@ public final class RunWork {
    * @param count the requests the driver took in this round, those turned away among them
    */
   Continuation.QueueRqs redispatch(
-      int cpu,
+      TaskOnCpu task,
       CpuTime what,
       long t,
       int count,
@@ -114,6 +119,7 @@ public final class RunWork {
     }
     again.addAll(busy);
     again.addAll(requeued);
+    int cpu = task.cpu();
     t +=
         charger.charge(cpu, what, KernelFn.BLK_MQ_BYPASS_INSERT, busy.size())
             + charger.charge(cpu, what, REQUEUE_PATH, requeued.size())
@@ -122,8 +128,8 @@ public final class RunWork {
     for (Request rq : again) {
       hctx.redispatched(rq);
     }
-    endedEarlier.put(cpu, new ArrayList<>(ended));
-    queuedEarlier.merge(cpu, count - again.size(), Integer::sum);
+    endedEarlier.put(task, new ArrayList<>(ended));
+    queuedEarlier.merge(task, count - again.size(), Integer::sum);
     return new Continuation.QueueRqs(t, again, what);
   }
 
@@ -133,17 +139,17 @@ public final class RunWork {
    *
    * @param mine the requests of the call's own that this round queued
    */
-  Run resumeAfterQueueRq(int cpu, CpuTime what, long t, List<Bio> ended, int mine) {
-    if (sched == null || !sched.paused(cpu)) {
+  Run resumeAfterQueueRq(TaskOnCpu task, CpuTime what, long t, List<Bio> ended, int mine) {
+    if (sched == null || !sched.paused(task)) {
       return Run.goesOn(t);
     }
-    BlkMqSched.Dispatched d = sched.resumeDispatchRqList(cpu, what, t);
+    BlkMqSched.Dispatched d = sched.resumeDispatchRqList(task, what, t);
     if (d.rqs().isEmpty()) {
       return Run.goesOn(d.atPs());
     }
-    endedEarlier.put(cpu, new ArrayList<>(ended));
-    queuedEarlier.merge(cpu, mine, Integer::sum);
-    return Run.round(queueRqs(cpu, what, d));
+    endedEarlier.put(task, new ArrayList<>(ended));
+    queuedEarlier.merge(task, mine, Integer::sum);
+    return Run.round(queueRqs(task, what, d));
   }
 
   /**
@@ -152,49 +158,50 @@ public final class RunWork {
    *
    * @param mine the requests of the call's own that this round queued
    */
-  Run restartAfterQueueRq(int cpu, long t, List<Bio> ended, int mine) {
+  Run restartAfterQueueRq(TaskOnCpu task, long t, List<Bio> ended, int mine) {
     BlkMqSched.Dispatched d =
-        sched == null ? null : sched.blkMqSchedRestart(cpu, CpuTime.KWORKER, t);
+        sched == null ? null : sched.blkMqSchedRestart(task, CpuTime.KWORKER, t);
     if (d == null) {
       return Run.goesOn(t);
     }
     if (d.rqs().isEmpty()) {
       return Run.goesOn(d.atPs());
     }
-    endedEarlier.put(cpu, new ArrayList<>(ended));
-    queuedEarlier.merge(cpu, mine, Integer::sum);
-    return Run.round(queueRqs(cpu, CpuTime.KWORKER, d));
+    endedEarlier.put(task, new ArrayList<>(ended));
+    queuedEarlier.merge(task, mine, Integer::sum);
+    return Run.round(queueRqs(task, CpuTime.KWORKER, d));
   }
 
   /**
    * After a timer's interrupt ended requests: mq-deadline's restart, whose dispatch goes to the
    * driver first; the interrupt's bios end after it.
    */
-  Run restartAfterIrq(int cpu, long t, List<Bio> ended) {
+  Run restartAfterIrq(TaskOnCpu task, long t, List<Bio> ended) {
     BlkMqSched.Dispatched d =
-        sched == null ? null : sched.blkMqSchedRestart(cpu, CpuTime.KWORKER, t);
+        sched == null ? null : sched.blkMqSchedRestart(task, CpuTime.KWORKER, t);
     if (d == null) {
       return Run.goesOn(t);
     }
     if (d.rqs().isEmpty()) {
       return Run.goesOn(d.atPs());
     }
-    restarting.put(cpu, ended);
-    return Run.round(queueRqs(cpu, CpuTime.KWORKER, d));
+    restarting.put(task, ended);
+    return Run.round(queueRqs(task, CpuTime.KWORKER, d));
   }
 
   /**
    * The bios an interrupt ended, when this answer of the driver is its restart's (the round was
    * kblockd's, {@code what} {@link CpuTime#KWORKER}), or null.
    */
-  List<Bio> irqRestartQueued(int cpu, CpuTime what) {
-    return what == CpuTime.KWORKER ? restarting.remove(cpu) : null;
+  List<Bio> irqRestartQueued(TaskOnCpu task, CpuTime what) {
+    return what == CpuTime.KWORKER ? restarting.remove(task) : null;
   }
 
   /** The queue run hands what it dispatched to the driver. */
-  private Continuation.QueueRqs queueRqs(int cpu, CpuTime what, BlkMqSched.Dispatched d) {
+  private Continuation.QueueRqs queueRqs(TaskOnCpu task, CpuTime what, BlkMqSched.Dispatched d) {
     d.rqs().forEach(hctx::dispatched);
-    long at = d.atPs() + charger.charge(cpu, what, FlushPlugList.DISPATCH_PATH, d.rqs().size());
+    long at =
+        d.atPs() + charger.charge(task.cpu(), what, FlushPlugList.DISPATCH_PATH, d.rqs().size());
     return new Continuation.QueueRqs(at, d.rqs(), what);
   }
 

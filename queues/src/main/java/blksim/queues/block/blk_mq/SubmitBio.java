@@ -9,6 +9,7 @@ import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -217,20 +218,20 @@ public final class SubmitBio {
   }
 
   /**
-   * {@code blk_mq_submit_bio} of each of {@code bios}, submitted on {@code cpu} under one plug,
-   * then {@code blk_finish_plug}.
+   * {@code blk_mq_submit_bio} of each of {@code bios}, submitted by {@code task} on its CPU under
+   * one plug, then {@code blk_finish_plug}.
    *
    * @param plugNrIos the plug's {@code nr_ios} when these bios come to allocate
    * @param waits the queue's tag wait queue, as the submitting task's call meets it
    */
   public Continuation blkMqSubmitBio(
-      int cpu,
+      TaskOnCpu task,
       CpuTime what,
       long atPs,
       List<Bio> bios,
       int plugNrIos,
       SbqWaitState.Caller<?> waits) {
-    return submit(cpu, what, atPs, bios, plugNrIos, new Plug(), waits);
+    return submit(task, what, atPs, bios, plugNrIos, new Plug(), waits);
   }
 
   /**
@@ -239,7 +240,8 @@ public final class SubmitBio {
    * of their own; without one it sleeps again.
    */
   public Continuation blkMqGetTag(
-      int cpu, CpuTime what, long atPs, List<Bio> bios, SbqWaitState.Caller<?> waits) {
+      TaskOnCpu task, CpuTime what, long atPs, List<Bio> bios, SbqWaitState.Caller<?> waits) {
+    int cpu = task.cpu();
     Bio bio = bios.get(0);
     HwCtx.Alloc a = hctx.alloc(cpu, bio, atPs);
     if (a.rq() == null) {
@@ -253,7 +255,7 @@ public final class SubmitBio {
         atPs
             + charger.charge(cpu, what, TAG_WOKEN_PATH, 1)
             + charger.charge(cpu, what, sbitmapLine, a.tagWordRemote() ? 1 : 0);
-    return submit(cpu, what, t, bios.subList(1, bios.size()), 1, plug, waits);
+    return submit(task, what, t, bios.subList(1, bios.size()), 1, plug, waits);
   }
 
   /**
@@ -261,13 +263,14 @@ public final class SubmitBio {
    * freed ({@code blk_mq_free_plug_rqs}, whose frees wake sleepers), then the plug's flush.
    */
   private Continuation submit(
-      int cpu,
+      TaskOnCpu task,
       CpuTime what,
       long atPs,
       List<Bio> bios,
       int plugNrIos,
       Plug plug,
       SbqWaitState.Caller<?> waits) {
+    int cpu = task.cpu();
     PlugAlloc alloc =
         new PlugAlloc(
             hctx,
@@ -332,6 +335,6 @@ public final class SubmitBio {
     if (plug.size() == 0) {
       return new Continuation.Submitted(t, 0, List.of(), wouldBlock);
     }
-    return flush.blkMqFlushPlugList(cpu, what, plug, t, wouldBlock);
+    return flush.blkMqFlushPlugList(task, what, plug, t, wouldBlock);
   }
 }

@@ -8,11 +8,12 @@ import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A hardware queue's requests through its scheduler (block/blk-mq-sched.c 5.16, with mq-deadline's
@@ -33,8 +34,11 @@ public final class BlkMqSched {
   /** {@code hctx->dispatch}: requests out of mq-deadline that found no driver tag. */
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
 
-  /** Each CPU's paused run: the request that found no driver tag, or null on hctx->dispatch. */
-  private final Map<Integer, Request> pausedAt = new TreeMap<>();
+  /**
+   * Each task's paused run ({@link TaskOnCpu}): the request that found no driver tag, or null on
+   * hctx->dispatch.
+   */
+  private final Map<TaskOnCpu, Request> pausedAt = new HashMap<>();
 
   /** Whether the driver ends each request in its queue_rq (null_blk irqmode 0 or 1, no fault). */
   private final boolean endsInQueueRq;
@@ -90,16 +94,16 @@ public final class BlkMqSched {
   /**
    * {@code blk_mq_sched_insert_requests} of each plug flush's list in turn, each inserted under the
    * lock and the queue run after it ({@code blk_mq_run_hw_queue}): what the driver's queue_rq gets,
-   * in order. A run of {@code cpu}'s paused on an earlier list goes on over this one too when it
-   * {@linkplain #resumeDispatchRqList resumes}.
+   * in order, charged to {@code task}'s CPU. A run of {@code task}'s paused on an earlier list goes
+   * on over this one too when it {@linkplain #resumeDispatchRqList resumes}.
    */
   public Dispatched blkMqSchedInsertRequests(
-      int cpu, CpuTime what, List<List<Request>> flushes, long t) {
+      TaskOnCpu task, CpuTime what, List<List<Request>> flushes, long t) {
     List<Request> out = new ArrayList<>();
     for (List<Request> list : flushes) {
-      t = ops.ddInsertRequests(cpu, what, list, t);
-      if (!paused(cpu)) {
-        t = blkMqSchedDispatchRequests(cpu, what, t, out);
+      t = ops.ddInsertRequests(task.cpu(), what, list, t);
+      if (!paused(task)) {
+        t = blkMqSchedDispatchRequests(task, what, t, out);
       }
     }
     return new Dispatched(out, t);
@@ -112,18 +116,19 @@ public final class BlkMqSched {
    *
    * @return the time the run is done or stopped
    */
-  private long blkMqSchedDispatchRequests(int cpu, CpuTime what, long t, List<Request> out) {
+  private long blkMqSchedDispatchRequests(TaskOnCpu task, CpuTime what, long t, List<Request> out) {
+    int cpu = task.cpu();
     while (!waiting.isEmpty()) {
       Request rq = waiting.peekFirst();
       HwCtx.DriverTag got = hctx.getDriverTag(rq, cpu);
       t += driverTag(cpu, what, got);
       if (!got.got()) {
-        noDriverTag(cpu, null, out);
+        noDriverTag(task, null, out);
         return t;
       }
       out.add(waiting.pollFirst());
     }
-    return blkMqDoDispatchSched(cpu, what, t, out);
+    return blkMqDoDispatchSched(task, what, t, out);
   }
 
   /**
@@ -131,7 +136,8 @@ public final class BlkMqSched {
    * MqDeadlineOps#ddDispatchRequest}), each with its driver tag, until it holds none or one finds
    * no tag.
    */
-  private long blkMqDoDispatchSched(int cpu, CpuTime what, long t, List<Request> out) {
+  private long blkMqDoDispatchSched(TaskOnCpu task, CpuTime what, long t, List<Request> out) {
+    int cpu = task.cpu();
     for (MqDeadlineOps.Dispatch d = ops.ddDispatchRequest(cpu, what, t);
         d != null;
         d = ops.ddDispatchRequest(cpu, what, t)) {
@@ -139,7 +145,7 @@ public final class BlkMqSched {
       HwCtx.DriverTag got = hctx.getDriverTag(d.rq(), cpu);
       t += driverTag(cpu, what, got);
       if (!got.got()) {
-        noDriverTag(cpu, d.rq(), out);
+        noDriverTag(task, d.rq(), out);
         return t;
       }
       out.add(d.rq());
@@ -155,9 +161,9 @@ public final class BlkMqSched {
    * on at {@link #resumeDispatchRqList}. Otherwise the request goes to {@code hctx->dispatch} and
    * marks the queue for restart ({@code blk_mq_mark_tag_wait} with unshared tags).
    */
-  private void noDriverTag(int cpu, Request rq, List<Request> out) {
+  private void noDriverTag(TaskOnCpu task, Request rq, List<Request> out) {
     if (endsInQueueRq && !out.isEmpty()) {
-      pausedAt.put(cpu, rq);
+      pausedAt.put(task, rq);
     } else if (rq == null) {
       restart = true;
     } else {
@@ -172,30 +178,30 @@ public final class BlkMqSched {
     restart = true;
   }
 
-  /** Whether {@code cpu}'s run paused for the driver to take what it dispatched. */
-  public boolean paused(int cpu) {
-    return pausedAt.containsKey(cpu);
+  /** Whether {@code task}'s run paused for the driver to take what it dispatched. */
+  public boolean paused(TaskOnCpu task) {
+    return pausedAt.containsKey(task);
   }
 
   /**
-   * {@code cpu}'s paused run goes on, the driver having ended its requests ({@code
+   * {@code task}'s paused run goes on, the driver having ended its requests ({@code
    * blk_mq_dispatch_rq_list}'s next request): the request that found no tag tries again ({@code
    * blk_mq_prep_dispatch_rq}), waiting on {@code hctx->dispatch} if it still finds none, then the
    * run.
    */
-  public Dispatched resumeDispatchRqList(int cpu, CpuTime what, long t) {
-    Request rq = pausedAt.remove(cpu);
+  public Dispatched resumeDispatchRqList(TaskOnCpu task, CpuTime what, long t) {
+    Request rq = pausedAt.remove(task);
     List<Request> out = new ArrayList<>();
     if (rq != null) {
-      HwCtx.DriverTag got = hctx.getDriverTag(rq, cpu);
-      t += driverTag(cpu, what, got);
+      HwCtx.DriverTag got = hctx.getDriverTag(rq, task.cpu());
+      t += driverTag(task.cpu(), what, got);
       if (!got.got()) {
         toWait(rq);
         return new Dispatched(out, t);
       }
       out.add(rq);
     }
-    return new Dispatched(out, blkMqSchedDispatchRequests(cpu, what, t, out));
+    return new Dispatched(out, blkMqSchedDispatchRequests(task, what, t, out));
   }
 
   /** {@code blk_mq_get_driver_tag}'s call, and its sbitmap word's line when another CPU's. */
@@ -210,17 +216,20 @@ public final class BlkMqSched {
    * blk_mq_hctx_next_cpu} answers WORK_CPU_UNBOUND, so the freeing CPU's own kblockd worker, woken,
    * preempts what runs there). Null when no run is due.
    *
-   * @param cpu the freeing CPU, whose kblockd worker runs the queue
+   * @param task the call that freed them, on whose CPU kblockd's worker runs the queue; a run that
+   *     pauses is that call's
    * @param what the CPU time of kblockd's worker
    */
-  public Dispatched blkMqSchedRestart(int cpu, CpuTime what, long t) {
+  public Dispatched blkMqSchedRestart(TaskOnCpu task, CpuTime what, long t) {
     if (!restart || hctx.driverTags().inUse() == hctx.driverTags().nrTags()) {
       return null;
     }
     restart = false;
     runs++;
     List<Request> out = new ArrayList<>();
-    t = blkMqSchedDispatchRequests(cpu, what, t + charger.charge(cpu, what, kblockdPath, 1), out);
+    t =
+        blkMqSchedDispatchRequests(
+            task, what, t + charger.charge(task.cpu(), what, kblockdPath, 1), out);
     return new Dispatched(out, t);
   }
 

@@ -7,6 +7,7 @@ import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +25,8 @@ import java.util.Map;
  * worker's {@code -EAGAIN} loop, which looks at the tags each turn) try it when one is freed.
  *
  * <p>The waiters are the caller's ({@code W}): this says who sleeps, who is woken and when; the
- * caller tells them.
+ * caller tells them. Each sleeping task is its own ({@link TaskOnCpu}, its CPU and its place
+ * there): two tasks of one CPU that sleep each wait, and are woken, for themselves.
  *
  * @param <W> a task waiting for a tag, as the caller reaches it
  */
@@ -35,8 +37,8 @@ public final class SbqWaitState<W> {
   /** {@code SBQ_WAKE_BATCH}. */
   public static final int SBQ_WAKE_BATCH = 8;
 
-  /** A task asleep for a tag on {@code cpu}, and the bios it goes on with when woken. */
-  private record Sleeper<W>(W waiter, int cpu, List<Bio> bios, long sleptAtPs) {}
+  /** {@code task} asleep for a tag, and the bios it goes on with when woken. */
+  private record Sleeper<W>(W waiter, TaskOnCpu task, List<Bio> bios, long sleptAtPs) {}
 
   /** A task spinning for a tag until {@code untilPs}: its spin {@code spin}. */
   private record Spinner<W>(W waiter, long untilPs, long spin) {}
@@ -76,7 +78,10 @@ public final class SbqWaitState<W> {
   private final int wakeBatch;
   private final ArrayDeque<Sleeper<W>> asleep = new ArrayDeque<>();
   private final List<Spinner<W>> spinning = new ArrayList<>();
-  private final Map<Integer, Flushed> afterFlush = new HashMap<>();
+
+  /** The tasks whose plug is being flushed before they sleep, by task. */
+  private final Map<TaskOnCpu, Flushed> afterFlush = new HashMap<>();
+
   private int waitCnt;
   private long sleeps;
 
@@ -115,64 +120,65 @@ public final class SbqWaitState<W> {
             || (!bio.polled() && bio.owner() instanceof IoKiocb));
   }
 
-  /** {@code waiter}, on {@code cpu}, onto the wait queue at {@code atPs} with {@code bios}. */
-  private void sbitmapPrepareToWait(W waiter, int cpu, List<Bio> bios, long atPs) {
+  /** {@code waiter}, of {@code task}, onto the wait queue at {@code atPs} with {@code bios}. */
+  private void sbitmapPrepareToWait(W waiter, TaskOnCpu task, List<Bio> bios, long atPs) {
     sleeps++;
     if (asleep.isEmpty()) {
       waitCnt = wakeBatch;
     }
-    asleep.addLast(new Sleeper<>(waiter, cpu, List.copyOf(bios), atPs));
+    asleep.addLast(new Sleeper<>(waiter, task, List.copyOf(bios), atPs));
   }
 
   /**
-   * {@code waiter}'s task on {@code cpu} sleeps on the wait queue now ({@code
-   * sbitmap_prepare_to_wait}, {@code io_schedule}), charged as {@code path}, with {@code bios}
-   * still to submit, the one that found no tag first. A woken task that finds no tag again sleeps
-   * so, behind the others.
+   * {@code waiter}'s {@code task} sleeps on the wait queue now ({@code sbitmap_prepare_to_wait},
+   * {@code io_schedule}), charged to its CPU as {@code path}, with {@code bios} still to submit,
+   * the one that found no tag first. A woken task that finds no tag again sleeps so, behind the
+   * others.
    *
    * @return the time it sleeps from
    */
   public long blkMqGetTagSleep(
-      int cpu, CpuTime what, W waiter, List<Bio> bios, long t, KernelFn[] path) {
-    t += charger.charge(cpu, what, path, 1);
-    sbitmapPrepareToWait(waiter, cpu, bios, t);
+      TaskOnCpu task, CpuTime what, W waiter, List<Bio> bios, long t, KernelFn[] path) {
+    t += charger.charge(task.cpu(), what, path, 1);
+    sbitmapPrepareToWait(waiter, task, bios, t);
     return t;
   }
 
   /**
-   * {@code waiter}'s task on {@code cpu} found no tag for the first of {@code bios} with requests
-   * in its plug: it is on the wait queue from now ({@code sbitmap_prepare_to_wait}), so frees count
-   * for it, and it sleeps once the plug's flush has been queued ({@code schedule()}'s {@code
+   * {@code waiter}'s {@code task} found no tag for the first of {@code bios} with requests in its
+   * plug: it is on the wait queue from now ({@code sbitmap_prepare_to_wait}), so frees count for
+   * it, and it sleeps once the plug's flush has been queued ({@code schedule()}'s {@code
    * blk_flush_plug}): {@link #sleepsAfterFlush}.
    */
-  public void prepareToWaitBeforeFlush(W waiter, int cpu, List<Bio> bios, long atPs) {
-    afterFlush.put(cpu, new Flushed(List.copyOf(bios), false));
-    sbitmapPrepareToWait(waiter, cpu, bios, atPs);
+  public void prepareToWaitBeforeFlush(W waiter, TaskOnCpu task, List<Bio> bios, long atPs) {
+    afterFlush.put(task, new Flushed(List.copyOf(bios), false));
+    sbitmapPrepareToWait(waiter, task, bios, atPs);
   }
 
   /**
-   * The plug flush of {@code cpu}'s task was queued at {@code t}: if the task found no tag before
-   * it, it sleeps now, charged as {@code path}; a tag freed meanwhile has already woken it.
+   * The plug flush of {@code task} was queued at {@code t}: if the task found no tag before it, it
+   * sleeps now, charged to its CPU as {@code path}; a tag freed meanwhile has already woken it.
    *
    * @param ended whether the flush ended requests (or failed bios), which a sleep cannot report
    * @return the sleep, or null when the task does not sleep
    */
   public FlushSleep sleepsAfterFlush(
-      int cpu, CpuTime what, long t, boolean ended, KernelFn[] path) {
-    Flushed f = afterFlush.remove(cpu);
+      TaskOnCpu task, CpuTime what, long t, boolean ended, KernelFn[] path) {
+    Flushed f = afterFlush.remove(task);
     if (f == null) {
       return null;
     }
     if (ended) {
       throw new InvariantBroken("a plug flushed before a tag sleep ended requests");
     }
-    long at = t + charger.charge(cpu, what, path, 1);
+    long at = t + charger.charge(task.cpu(), what, path, 1);
     if (!f.woken()) {
-      // a wake from now on comes no earlier than the sleep it ends
+      // a wake from now on comes no earlier than the sleep it ends: this task's; another task of
+      // its CPU asleep here slept before
       List<Sleeper<W>> all = new ArrayList<>(asleep);
       asleep.clear();
       for (Sleeper<W> s : all) {
-        asleep.addLast(s.cpu() == cpu ? new Sleeper<>(s.waiter(), s.cpu(), s.bios(), at) : s);
+        asleep.addLast(s.task().equals(task) ? new Sleeper<>(s.waiter(), task, s.bios(), at) : s);
       }
     }
     return new FlushSleep(at, f.bios(), f.woken());
@@ -210,10 +216,11 @@ public final class SbqWaitState<W> {
     long ps = charger.charge(cpu, what, KernelFn.TRY_TO_WAKE_UP, sleepers.size());
     List<Woken<W>> woken = sleepers.isEmpty() ? List.of() : new ArrayList<>(sleepers.size());
     for (Sleeper<W> s : sleepers) {
-      Flushed f = afterFlush.get(s.cpu());
+      Flushed f = afterFlush.get(s.task());
       if (f != null) {
-        // still flushing its plug: it learns when the flush is queued
-        afterFlush.put(s.cpu(), new Flushed(f.bios(), true));
+        // still flushing its plug: it learns when the flush is queued; another task of its CPU,
+        // asleep already, is woken now
+        afterFlush.put(s.task(), new Flushed(f.bios(), true));
       } else {
         woken.add(new Woken<>(s.waiter(), Math.max(t + ps, s.sleptAtPs())));
       }
@@ -249,11 +256,11 @@ public final class SbqWaitState<W> {
   }
 
   /**
-   * This wait queue as the call of {@code waiter}'s task on {@code cpu}, spent on {@code what},
-   * meets it: the call's own tag sleep, and the wakes of the tags it frees.
+   * This wait queue as the call of {@code waiter}'s {@code task}, spent on {@code what}, meets it:
+   * the call's own tag sleep, and the wakes of the tags it frees (charged to the task's CPU).
    */
-  public Caller<W> caller(W waiter, int cpu, CpuTime what) {
-    return new Caller<>(this, waiter, cpu, what);
+  public Caller<W> caller(W waiter, TaskOnCpu task, CpuTime what) {
+    return new Caller<>(this, waiter, task, what);
   }
 
   /**
@@ -266,14 +273,14 @@ public final class SbqWaitState<W> {
   public static final class Caller<W> {
     private final SbqWaitState<W> sbq;
     private final W waiter;
-    private final int cpu;
+    private final TaskOnCpu task;
     private final CpuTime what;
     private final List<Answer<W>> told = new ArrayList<>();
 
-    private Caller(SbqWaitState<W> sbq, W waiter, int cpu, CpuTime what) {
+    private Caller(SbqWaitState<W> sbq, W waiter, TaskOnCpu task, CpuTime what) {
       this.sbq = sbq;
       this.waiter = waiter;
-      this.cpu = cpu;
+      this.task = task;
       this.what = what;
     }
 
@@ -287,7 +294,7 @@ public final class SbqWaitState<W> {
      * path}, with {@code bios} still to submit: {@link Slept}.
      */
     public void blkMqGetTagSleep(List<Bio> bios, long t, KernelFn[] path) {
-      long at = sbq.blkMqGetTagSleep(cpu, what, waiter, bios, t, path);
+      long at = sbq.blkMqGetTagSleep(task, what, waiter, bios, t, path);
       told.add(new Slept<>(waiter, at, List.copyOf(bios)));
     }
 
@@ -296,7 +303,7 @@ public final class SbqWaitState<W> {
      * once the flush is queued ({@link SbqWaitState#prepareToWaitBeforeFlush}).
      */
     public void prepareToWaitBeforeFlush(List<Bio> bios, long t) {
-      sbq.prepareToWaitBeforeFlush(waiter, cpu, bios, t);
+      sbq.prepareToWaitBeforeFlush(waiter, task, bios, t);
     }
 
     /**
@@ -308,7 +315,7 @@ public final class SbqWaitState<W> {
      * @return whether it sleeps: its call does not return then
      */
     public boolean sleepsAfterFlush(long t, boolean ended, KernelFn[] path) {
-      FlushSleep s = sbq.sleepsAfterFlush(cpu, what, t, ended, path);
+      FlushSleep s = sbq.sleepsAfterFlush(task, what, t, ended, path);
       if (s == null) {
         return false;
       }
@@ -326,7 +333,7 @@ public final class SbqWaitState<W> {
      * @return the time the wakes took on the task's CPU
      */
     public long sbitmapQueueWakeUp(int freed, long t) {
-      WakeUp<W> w = sbq.sbitmapQueueWakeUp(cpu, what, freed, t);
+      WakeUp<W> w = sbq.sbitmapQueueWakeUp(task.cpu(), what, freed, t);
       told.addAll(w.spinsEnded());
       told.addAll(w.woken());
       return w.ps();

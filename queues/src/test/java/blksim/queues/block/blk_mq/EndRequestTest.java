@@ -100,7 +100,7 @@ class EndRequestTest {
     Continuation.IrqEnded e =
         assertInstanceOf(
             Continuation.IrqEnded.class,
-            q.ends.blkMqEndRequestInIrq(HwCtxModels.CPU, HwCtxModels.SUBMIT, rqs, 0, q.waits));
+            q.ends.blkMqEndRequestInIrq(HwCtxModels.TASK, HwCtxModels.SUBMIT, rqs, 0, q.waits));
     assertEquals(4, e.ended().size());
     assertEquals(List.of("sleeper"), q.woken(), "sbitmap_queue_wake_up of the four tags");
   }

@@ -47,7 +47,7 @@ class FlushPlugListTest {
     Continuation.QueueRqs rqs =
         assertInstanceOf(Continuation.QueueRqs.class, q.submit(q.bios(3), 3));
     q.flush.queueRqReturned(
-        HwCtxModels.CPU, rqs.what(), 0, 3, rqs.rqs(), true, List.of(), List.of(), q.waits);
+        HwCtxModels.TASK, rqs.what(), 0, 3, rqs.rqs(), true, List.of(), List.of(), q.waits);
     assertEquals(3, q.calls(KernelFn.BLK_MQ_COMPLETE_REQUEST));
     assertEquals(3, q.calls(KernelFn.BLK_MQ_END_REQUEST));
   }

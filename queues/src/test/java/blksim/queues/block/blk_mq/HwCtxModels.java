@@ -12,17 +12,22 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One hardware queue's models, wired as its actor wires them, with the queue's tag wait queue and
  * its scheduler when it has one: the bench the component tests of blk-mq run on. The task {@link
- * #SUBMITTER} submits on CPU 0; what the wait queue tells tasks during its calls is in {@link
- * #waits}.
+ * #SUBMITTER} submits on CPU 0 ({@link #TASK}); what the wait queue tells tasks during its calls is
+ * in {@link #waits}.
  */
 final class HwCtxModels {
   static final int CPU = 0;
+
+  /** The submitter's task: the first of CPU 0. */
+  static final TaskOnCpu TASK = new TaskOnCpu(CPU, 0);
+
   static final CpuTime SUBMIT = CpuTime.SUBMIT;
 
   /** The task that submits, as the tag wait queue knows it. */
@@ -42,6 +47,9 @@ final class HwCtxModels {
   final SubmitBio submit;
   final Poll poll;
   private int nextBio;
+
+  /** The place on CPU 1 of the next task {@link #asleep} puts to sleep. */
+  private int nextSleeper;
 
   HwCtxModels(HwCtx hctx, HctxFeatures features) {
     this(hctx, features, new BooksSettings(BooksSettings.Break.NONE, 0));
@@ -63,7 +71,7 @@ final class HwCtxModels {
                 features.endsInQueueRq(),
                 RunWork.KBLOCKD_PATH);
     this.sbq = new SbqWaitState<>(hctx.tags(), charger);
-    this.waits = sbq.caller(SUBMITTER, CPU, SUBMIT);
+    this.waits = sbq.caller(SUBMITTER, TASK, SUBMIT);
     this.runWork = new RunWork(hctx, charger, sched);
     this.ends = new EndRequest(hctx, charger, books, features.iostats(), runWork);
     this.flush = new FlushPlugList(hctx, charger, sched, ends, runWork);
@@ -127,7 +135,8 @@ final class HwCtxModels {
 
   /** Task {@code who}, on CPU 1, asleep on the tag wait queue with a bio still to submit. */
   void asleep(String who) {
-    sbq.caller(who, 1, SUBMIT).blkMqGetTagSleep(bios(1), 0, SubmitBio.TAG_SLEEP_PATH);
+    sbq.caller(who, new TaskOnCpu(1, nextSleeper++), SUBMIT)
+        .blkMqGetTagSleep(bios(1), 0, SubmitBio.TAG_SLEEP_PATH);
   }
 
   /** The tasks the submitter's calls woke, in order. */
@@ -154,13 +163,13 @@ final class HwCtxModels {
 
   /** The submission of {@code bios} on CPU 0 under a plug of {@code nrIos}. */
   Continuation submit(List<Bio> bios, int nrIos) {
-    return submit.blkMqSubmitBio(CPU, SUBMIT, 0, bios, nrIos, waits);
+    return submit.blkMqSubmitBio(TASK, SUBMIT, 0, bios, nrIos, waits);
   }
 
   /** The driver's queue_rq of {@code q} took them all and ended {@code completed} of them. */
   Continuation queued(Continuation.QueueRqs q, List<Request> completed) {
     return flush.queueRqReturned(
-        CPU, q.what(), q.atPs(), q.rqs().size(), completed, false, List.of(), List.of(), waits);
+        TASK, q.what(), q.atPs(), q.rqs().size(), completed, false, List.of(), List.of(), waits);
   }
 
   /** Calls of {@code fn} charged to CPU 0 so far. */

@@ -29,7 +29,7 @@ class RunWorkTest {
       List<Request> busy,
       List<Request> requeued) {
     return q.flush.queueRqReturned(
-        HwCtxModels.CPU,
+        HwCtxModels.TASK,
         rqs.what(),
         rqs.atPs(),
         rqs.rqs().size(),
@@ -82,7 +82,7 @@ class RunWorkTest {
     Continuation.QueueRqs restart =
         assertInstanceOf(
             Continuation.QueueRqs.class,
-            q.ends.blkMqEndRequestInIrq(HwCtxModels.CPU, CpuTime.IRQ, first.rqs(), 0, q.waits));
+            q.ends.blkMqEndRequestInIrq(HwCtxModels.TASK, CpuTime.IRQ, first.rqs(), 0, q.waits));
     assertEquals(CpuTime.KWORKER, restart.what(), "the CPU's kblockd worker");
     assertEquals(List.of(bios.get(2)), restart.rqs().stream().map(Request::bio).toList());
     assertEquals(1, q.sched.stats().restarts(), "blk_mq_sched_restart");
@@ -100,7 +100,7 @@ class RunWorkTest {
     List<Bio> bios = q.bios(2);
     Continuation.QueueRqs first = flushed(q, bios);
     assertEquals(1, first.rqs().size(), "one driver tag: the second request waits for its end");
-    assertTrue(q.sched.paused(HwCtxModels.CPU), "paused, not on hctx->dispatch");
+    assertTrue(q.sched.paused(HwCtxModels.TASK), "paused, not on hctx->dispatch");
     Continuation.QueueRqs next =
         assertInstanceOf(Continuation.QueueRqs.class, q.queued(first, first.rqs()));
     assertEquals(
@@ -122,7 +122,7 @@ class RunWorkTest {
     Continuation.QueueRqs rqs = flushed(q, q.bios(2));
     assertInstanceOf(
         Continuation.IrqEnded.class,
-        q.ends.blkMqEndRequestInIrq(HwCtxModels.CPU, CpuTime.IRQ, rqs.rqs(), 0, q.waits));
+        q.ends.blkMqEndRequestInIrq(HwCtxModels.TASK, CpuTime.IRQ, rqs.rqs(), 0, q.waits));
     assertEquals(0, q.calls(KernelFn.BLK_MQ_RUN_WORK));
   }
 }

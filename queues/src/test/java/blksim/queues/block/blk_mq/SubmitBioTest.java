@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.queues.block.bio.Bio;
+import blksim.queues.block.blk_mq_tag.SbqWaitState;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -166,7 +168,7 @@ class SubmitBioTest {
     Continuation.QueueRqs rqs =
         assertInstanceOf(
             Continuation.QueueRqs.class,
-            q.submit.blkMqGetTag(HwCtxModels.CPU, HwCtxModels.SUBMIT, 0, bios, q.waits));
+            q.submit.blkMqGetTag(HwCtxModels.TASK, HwCtxModels.SUBMIT, 0, bios, q.waits));
     assertEquals(3, rqs.rqs().size());
     assertSame(bios.get(0), rqs.rqs().get(0).bio(), "the bio that slept goes first");
     assertEquals(List.of(), q.slept(), "it does not sleep again");
@@ -182,7 +184,7 @@ class SubmitBioTest {
     List<Bio> bios = q.bios(2);
     assertSame(
         Continuation.ASLEEP,
-        q.submit.blkMqGetTag(HwCtxModels.CPU, HwCtxModels.SUBMIT, 0, bios, q.waits));
+        q.submit.blkMqGetTag(HwCtxModels.TASK, HwCtxModels.SUBMIT, 0, bios, q.waits));
     assertEquals(1, q.slept().size());
     assertEquals(bios, q.slept().get(0).bios());
     assertEquals(2, q.calls(KernelFn.SCHEDULE), "switched in, then out: TAG_SLEEP_AGAIN_PATH");
@@ -210,5 +212,53 @@ class SubmitBioTest {
     q.submit(q.bios(4), 4);
     assertEquals(4, q.calls(KernelFn.BLK_ATTEMPT_PLUG_MERGE));
     assertEquals(4, q.calls(KernelFn.BLK_MQ_SCHED_BIO_MERGE));
+  }
+
+  /**
+   * Two tasks of CPU 0 sleep in {@code blk_mq_get_tag}, each on a wait entry of its own: the first
+   * woken gets a tag, plugs it and finds none for its next bio, so it is back on the wait queue
+   * behind the other while its plug is flushed. A tag freed then (a timer's interrupt) wakes the
+   * other, whose entry is first; the flushing task sleeps after its flush. Each is told for itself.
+   */
+  @Test
+  void aTagFreedWhileATaskFlushesItsPlugShouldWakeTheOtherSleeperOfItsCpu() {
+    HwCtxModels q = HwCtxModels.pollQueue(2, HctxFeatures.NONE);
+    Continuation.QueueRqs queued =
+        assertInstanceOf(Continuation.QueueRqs.class, q.submit(q.bios(2), 2));
+    assertInstanceOf(Continuation.Submitted.class, q.queued(queued, List.of()));
+    List<Request> held = queued.rqs(); // in flight: no tag is free
+    List<Bio> mine = q.bios(2);
+    assertSame(Continuation.ASLEEP, q.submit(mine, 2));
+    TaskOnCpu sibling = new TaskOnCpu(HwCtxModels.CPU, 1);
+    SbqWaitState.Caller<String> other = q.sbq.caller("sibling", sibling, HwCtxModels.SUBMIT);
+    assertSame(
+        Continuation.ASLEEP,
+        q.submit.blkMqSubmitBio(sibling, HwCtxModels.SUBMIT, 0, q.bios(1), 1, other));
+    assertEquals(2, q.sbq.asleep(), "both tasks of CPU 0 asleep");
+
+    TaskOnCpu irq = new TaskOnCpu(HwCtxModels.CPU, -2); // the CPU's interrupt path
+    SbqWaitState.Caller<String> first = q.sbq.caller("irq", irq, CpuTime.IRQ);
+    q.ends.blkMqEndRequestInIrq(irq, CpuTime.IRQ, held.subList(0, 1), 1_000, first);
+    assertEquals(List.of("submitter"), waiters(first), "the first entry's task");
+    Continuation.QueueRqs flush =
+        assertInstanceOf(
+            Continuation.QueueRqs.class,
+            q.submit.blkMqGetTag(HwCtxModels.TASK, HwCtxModels.SUBMIT, 2_000, mine, q.waits));
+    assertEquals(1, flush.rqs().size(), "its tag, plugged; no tag for the second bio");
+    assertEquals(1, q.sbq.flushing());
+
+    SbqWaitState.Caller<String> second = q.sbq.caller("irq", irq, CpuTime.IRQ);
+    q.ends.blkMqEndRequestInIrq(irq, CpuTime.IRQ, held.subList(1, 2), 3_000, second);
+    assertEquals(List.of("sibling"), waiters(second), "the sibling's entry is first now");
+    assertSame(Continuation.ASLEEP, q.queued(flush, List.of()), "the flusher sleeps after it");
+    assertEquals(2, q.slept().size(), "the submitter slept twice");
+    assertEquals(List.of(mine.get(1)), q.slept().get(1).bios());
+    assertEquals(
+        List.of(), q.woken(), "no wake came to its flush: the sibling's was the sibling's");
+    assertEquals(1, q.sbq.asleep());
+  }
+
+  private static List<String> waiters(SbqWaitState.Caller<String> c) {
+    return c.told().stream().map(SbqWaitState.Answer::waiter).toList();
   }
 }

@@ -20,6 +20,7 @@ import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.SqRing;
 import blksim.queues.io_uring.Sqe;
+import blksim.queues.kernel.sched.TaskOnCpu;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,11 @@ class SbqWaitStateTest {
   };
 
   private static final KernelFn[] NOTHING = {};
+
+  /** The first task of CPU 0, and of CPU 1. */
+  private static final TaskOnCpu ON_CPU0 = new TaskOnCpu(0, 0);
+
+  private static final TaskOnCpu ON_CPU1 = new TaskOnCpu(1, 0);
 
   private final Charger charger = new Charger(COSTS, "test");
 
@@ -57,7 +63,7 @@ class SbqWaitStateTest {
   }
 
   private static void sleep(SbqWaitState<String> w, String who, long atPs) {
-    w.blkMqGetTagSleep(0, CpuTime.SUBMIT, who, bios(), atPs, NOTHING);
+    w.blkMqGetTagSleep(ON_CPU0, CpuTime.SUBMIT, who, bios(), atPs, NOTHING);
   }
 
   private static List<String> woken(SbqWaitState.WakeUp<String> w) {
@@ -120,7 +126,7 @@ class SbqWaitStateTest {
   @Test
   void aTaskShouldNotBeWokenBeforeItSlept() {
     SbqWaitState<String> w = waits(8);
-    long slept = w.blkMqGetTagSleep(0, CpuTime.SUBMIT, "a", bios(), 1_000_000, SLEEP);
+    long slept = w.blkMqGetTagSleep(ON_CPU0, CpuTime.SUBMIT, "a", bios(), 1_000_000, SLEEP);
     assertEquals(1_000_000 + pathPs(SLEEP), slept, "the sleep's path is charged to the sleeper");
     assertEquals(pathPs(SLEEP), charger.ledger().time(0, CpuTime.SUBMIT));
     SbqWaitState.WakeUp<String> up = w.sbitmapQueueWakeUp(1, CpuTime.IRQ, 1, 0);
@@ -144,10 +150,10 @@ class SbqWaitStateTest {
   void aTaskWokenBeforeItsPlugFlushIsQueuedShouldLearnItWhenItSleeps() {
     SbqWaitState<String> w = waits(8);
     List<Bio> rest = bios();
-    w.prepareToWaitBeforeFlush("a", 0, rest, 0);
+    w.prepareToWaitBeforeFlush("a", ON_CPU0, rest, 0);
     assertEquals(1, w.flushing());
     assertEquals(List.of(), free(w, 1, 10), "on the wait queue already, woken, but not told yet");
-    SbqWaitState.FlushSleep s = w.sleepsAfterFlush(0, CpuTime.SUBMIT, 100, false, SLEEP);
+    SbqWaitState.FlushSleep s = w.sleepsAfterFlush(ON_CPU0, CpuTime.SUBMIT, 100, false, SLEEP);
     assertTrue(s.woken(), "schedule() finds it runnable");
     assertEquals(rest, s.bios());
     assertEquals(100 + pathPs(SLEEP), s.atPs(), "asleep once blk_mq_get_tag's sleep is charged");
@@ -166,8 +172,9 @@ class SbqWaitStateTest {
   @Test
   void aTaskNotWokenBeforeItsFlushShouldSleepFromTheFlushOn() {
     SbqWaitState<String> w = waits(8);
-    w.prepareToWaitBeforeFlush("a", 0, bios(), 0);
-    SbqWaitState.FlushSleep s = w.sleepsAfterFlush(0, CpuTime.SUBMIT, 5_000_000, false, SLEEP);
+    w.prepareToWaitBeforeFlush("a", ON_CPU0, bios(), 0);
+    SbqWaitState.FlushSleep s =
+        w.sleepsAfterFlush(ON_CPU0, CpuTime.SUBMIT, 5_000_000, false, SLEEP);
     assertFalse(s.woken());
     assertEquals(1, w.asleep());
     SbqWaitState.WakeUp<String> up = w.sbitmapQueueWakeUp(1, CpuTime.IRQ, 1, 10);
@@ -177,15 +184,15 @@ class SbqWaitStateTest {
   @Test
   void aTaskThatDidNotWaitShouldNotSleepAfterItsFlush() {
     SbqWaitState<String> w = waits(8);
-    assertNull(w.sleepsAfterFlush(0, CpuTime.SUBMIT, 0, false, SLEEP));
+    assertNull(w.sleepsAfterFlush(ON_CPU0, CpuTime.SUBMIT, 0, false, SLEEP));
   }
 
   @Test
   void aFlushThatEndedRequestsBeforeATagSleepShouldBreakTheBooks() {
     SbqWaitState<String> w = waits(8);
-    w.prepareToWaitBeforeFlush("a", 0, bios(), 0);
+    w.prepareToWaitBeforeFlush("a", ON_CPU0, bios(), 0);
     assertThrows(
-        InvariantBroken.class, () -> w.sleepsAfterFlush(0, CpuTime.SUBMIT, 0, true, SLEEP));
+        InvariantBroken.class, () -> w.sleepsAfterFlush(ON_CPU0, CpuTime.SUBMIT, 0, true, SLEEP));
   }
 
   @Test
@@ -236,7 +243,7 @@ class SbqWaitStateTest {
     sleep(w, "a", 0);
     sleep(w, "b", 0);
     assertFalse(w.spin("s", 1_000, 3));
-    SbqWaitState.Caller<String> call = w.caller("freer", 1, CpuTime.IRQ);
+    SbqWaitState.Caller<String> call = w.caller("freer", ON_CPU1, CpuTime.IRQ);
     long ps = call.sbitmapQueueWakeUp(2, 100);
     assertEquals(2 * COSTS.callPs(KernelFn.TRY_TO_WAKE_UP), ps, "one try_to_wake_up a task");
     List<SbqWaitState.Answer<String>> told = call.told();
@@ -247,7 +254,7 @@ class SbqWaitStateTest {
   @Test
   void aCallsOwnTagSleepShouldBeToldWithTheBiosItStillSubmits() {
     SbqWaitState<String> w = waits(8);
-    SbqWaitState.Caller<String> call = w.caller("a", 0, CpuTime.SUBMIT);
+    SbqWaitState.Caller<String> call = w.caller("a", ON_CPU0, CpuTime.SUBMIT);
     List<Bio> rest = bios();
     call.blkMqGetTagSleep(rest, 1_000, SLEEP);
     assertEquals(
@@ -260,18 +267,89 @@ class SbqWaitStateTest {
   @Test
   void aTaskWokenBeforeItsFlushShouldBeToldItSleptThenThatItWasWoken() {
     SbqWaitState<String> w = waits(8);
-    SbqWaitState.Caller<String> call = w.caller("a", 0, CpuTime.SUBMIT);
+    SbqWaitState.Caller<String> call = w.caller("a", ON_CPU0, CpuTime.SUBMIT);
     List<Bio> rest = bios();
     call.prepareToWaitBeforeFlush(rest, 0);
     assertEquals(List.of(), call.told(), "not asleep before the flush");
-    w.caller("freer", 1, CpuTime.IRQ).sbitmapQueueWakeUp(1, 10);
+    w.caller("freer", ON_CPU1, CpuTime.IRQ).sbitmapQueueWakeUp(1, 10);
     assertTrue(call.sleepsAfterFlush(100, false, SLEEP));
     long at = 100 + pathPs(SLEEP);
     assertEquals(
         List.of(new SbqWaitState.Slept<>("a", at, rest), new SbqWaitState.Woken<>("a", at)),
         call.told());
     assertFalse(
-        w.caller("b", 0, CpuTime.SUBMIT).sleepsAfterFlush(0, false, SLEEP),
+        w.caller("b", new TaskOnCpu(0, 1), CpuTime.SUBMIT).sleepsAfterFlush(0, false, SLEEP),
         "a task that did not wait returns from its flush");
+  }
+
+  /** The second task of CPU 0: it shares the CPU with {@link #ON_CPU0}. */
+  private static final TaskOnCpu SIBLING = new TaskOnCpu(0, 1);
+
+  private static void sleep(SbqWaitState<String> w, TaskOnCpu task, String who, long atPs) {
+    w.blkMqGetTagSleep(task, CpuTime.SUBMIT, who, bios(), atPs, NOTHING);
+  }
+
+  /**
+   * {@code blk_mq_get_tag} puts each sleeping task on the wait queue with a wait entry of its own
+   * ({@code DEFINE_SBQ_WAIT} on its stack, {@code sbitmap_prepare_to_wait}), and {@code wake_up_nr}
+   * wakes the entries' tasks in order: two tasks of one CPU sleep, and are woken, each for itself.
+   */
+  @Test
+  void eachTaskOfACpuShouldSleepOnItsOwnWaitEntryAndBeWokenForItsOwnTag() {
+    SbqWaitState<String> w = waits(8);
+    sleep(w, ON_CPU0, "a", 0);
+    sleep(w, SIBLING, "b", 10);
+    assertEquals(2, w.asleep(), "the second sleeper of CPU 0 does not replace the first");
+    assertEquals(List.of("a"), free(w, 1, 20), "wake_batch 1: the first tag freed wakes a");
+    assertEquals(List.of("b"), free(w, 1, 30), "the next wakes b");
+    assertEquals(0, w.asleep());
+  }
+
+  /**
+   * A task that found no tag with requests in its plug is on the wait queue before its flush
+   * ({@code sbitmap_prepare_to_wait}, then {@code schedule()}'s {@code blk_flush_plug}); a free
+   * meanwhile wakes the task of the first wait entry ({@code autoremove_wake_function} wakes {@code
+   * wait->private}): when that is another task of the same CPU, asleep already, that task is woken,
+   * and the flushing one still sleeps after its flush.
+   */
+  @Test
+  void aWakeShouldGoToTheTaskOfTheWaitEntryNotToAnotherOfItsCpuThatFlushesItsPlug() {
+    SbqWaitState<String> w = waits(8);
+    sleep(w, SIBLING, "b", 0);
+    SbqWaitState.Caller<String> a = w.caller("a", ON_CPU0, CpuTime.SUBMIT);
+    a.prepareToWaitBeforeFlush(bios(), 5);
+    SbqWaitState.Caller<String> freer = w.caller("freer", ON_CPU1, CpuTime.IRQ);
+    freer.sbitmapQueueWakeUp(1, 10);
+    assertEquals(
+        List.of("b"),
+        freer.told().stream().map(SbqWaitState.Answer::waiter).toList(),
+        "b, first on the wait queue, is told it was woken");
+    assertEquals(1, w.flushing(), "a's flush still under way");
+    assertTrue(a.sleepsAfterFlush(100, false, SLEEP));
+    assertEquals(1, a.told().size(), "a sleeps, not woken by b's wake");
+    assertTrue(a.told().get(0) instanceof SbqWaitState.Slept<String>);
+    assertEquals(1, w.asleep());
+    assertEquals(List.of("a"), free(w, 1, 200), "the next free wakes a");
+  }
+
+  /**
+   * A task that sleeps once its plug's flush is queued is woken no earlier than that sleep; another
+   * task of its CPU, asleep before it, is woken by a free when the free comes ({@code
+   * try_to_wake_up} of its own entry).
+   */
+  @Test
+  void aTaskSleepingAfterItsFlushShouldNotDelayTheWakeOfAnotherOfItsCpuAsleepBeforeIt() {
+    SbqWaitState<String> w = waits(8);
+    sleep(w, SIBLING, "b", 0);
+    w.prepareToWaitBeforeFlush("a", ON_CPU0, bios(), 0);
+    SbqWaitState.FlushSleep s =
+        w.sleepsAfterFlush(ON_CPU0, CpuTime.SUBMIT, 5_000_000, false, SLEEP);
+    assertFalse(s.woken());
+    SbqWaitState.WakeUp<String> up = w.sbitmapQueueWakeUp(1, CpuTime.IRQ, 1, 10);
+    assertEquals(new SbqWaitState.Woken<>("b", 10 + up.ps()), up.woken().get(0));
+    assertEquals(
+        s.atPs(),
+        w.sbitmapQueueWakeUp(1, CpuTime.IRQ, 1, 20).woken().get(0).atPs(),
+        "a, woken no earlier than its own sleep");
   }
 }
