@@ -113,9 +113,8 @@ public enum Limit {
   IO_WQ_SPIN(
       Area.IO_WQ,
       "io-wq-spin",
-      "-p1 where tags can run out and no CPU is left for the io-wq worker, which would spin on its"
-          + " thread's CPU where an interrupt could end the spin (no poll queues, a DM device, a"
-          + " fault)."),
+      "-p1 on a DM device where tags can run out and no CPU is left for the io-wq worker, which"
+          + " would spin on its thread's CPU for what DM's requeue frees."),
 
   OUTSIDE_RING_NOP(
       Area.OUTSIDE_THE_RING,

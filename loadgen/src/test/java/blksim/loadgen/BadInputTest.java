@@ -63,7 +63,6 @@ class BadInputTest {
         "compare --profile zen2-3970x,zen9 --patch bio-init-compound -- io_uring /dev/nullb0 | zen9 is not a profile: known begunkov-2021, snitzer-2022",
         "compare --profile zen2-3970x,zen2-3970x --patch bio-init-compound -- io_uring /dev/nullb0 | lists zen2-3970x twice",
         "compare --profile zen2-3970x, --patch bio-init-compound -- io_uring /dev/nullb0 | an empty name in the list",
-        "io_uring --cpus 1 --set null-blk.poll-queues=0 --set null-blk.irqmode=2 --set null-blk.no-sched=true /dev/nullb0 | its queue has no poll queue",
         "io_uring -p0 --null-blk irqmode=2 --null-blk requeue=1,10,0,-1 /dev/nullb0 | and a fault injected (timeout=, requeue=)",
         "io_uring -p1 -d54 -s53 --set null-blk.poll-queues=0 --set null-blk.hw-queue-depth=1 /dev/nullb0 | (io-wq reissuing a bio that is no longer polled, into the scheduler)",
         "io_uring -p1 --set null-blk.poll-queues=0 --set null-blk.irqmode=2 --set null-blk.completion-nsec=2000000 /dev/nullb0 | spinning for an unpolled bio's timer longer than 1000000 ns",

@@ -481,7 +481,11 @@ final class CpuSchedule {
     }
     if (busy) {
       pendingTicks.add(balance, vmstat);
-      cutSpin(m.atPs(), out);
+      // the tick that ends a spinner's slice comes as this one, or is this one's check
+      cutSpin(
+          m.atPs(),
+          rq.reschedTick(m.atPs()) <= m.atPs() ? WorkerSpin.End.SLICE : WorkerSpin.End.CUT,
+          out);
     }
   }
 
@@ -489,7 +493,7 @@ final class CpuSchedule {
     if (raisedOrFired instanceof NullBlkActor.SoftirqRaised raised) {
       ksoftirqd.raised(raised);
       idleSoftirq(raised.atPs(), out);
-      cutSpin(raised.atPs(), out);
+      cutSpin(raised.atPs(), WorkerSpin.End.CUT, out);
       return;
     }
     NullBlkActor.TimerFired m = (NullBlkActor.TimerFired) raisedOrFired;
@@ -500,7 +504,7 @@ final class CpuSchedule {
       // the task spins or sleeps on a mutex: the CPU takes the interrupt now
       startIrq(freeFrom(m.atPs()), out);
     } else {
-      cutSpin(m.atPs(), out);
+      cutSpin(m.atPs(), WorkerSpin.End.CUT, out);
     }
   }
 
@@ -524,7 +528,7 @@ final class CpuSchedule {
    * {@code cond_resched}, a thread's return to user space): something the CPU takes there came (an
    * interrupt, a tick, ksoftirqd, a wake-up that preempts it).
    */
-  private void cutSpin(long t, Outbox out) {
+  private void cutSpin(long t, WorkerSpin.End why, Outbox out) {
     if (current == null || inIrq || stashed != null) {
       return;
     }
@@ -537,7 +541,7 @@ final class CpuSchedule {
     }
     long id = current.worker.spinning();
     if (id >= 0) {
-      spinEnds(current.slot, id, t, WorkerSpin.End.CUT, out);
+      spinEnds(current.slot, id, t, why, out);
     }
   }
 
@@ -556,7 +560,7 @@ final class CpuSchedule {
   /** Another task of this CPU became runnable: a spinning worker it preempts stops at once. */
   void woke(long t, Outbox out) {
     if (rq.cfs().needResched()) {
-      cutSpin(t, out);
+      cutSpin(t, WorkerSpin.End.CUT, out);
     }
   }
 

@@ -5,7 +5,6 @@ import blksim.actors.cpu.CpuConfig;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
 import blksim.config.Limit;
-import blksim.config.NullBlkSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +15,9 @@ import java.util.Map;
  * an idle CPU of the node, or on the waker's).
  *
  * <p>A blocking issue (a ring without IOPOLL) sleeps for its tag. On an IOPOLL ring the worker's
- * issue keeps REQ_NOWAIT, and on the thread's CPU it spins until its CFS slice ends or another CPU
- * frees a tag ({@code WorkerSpin}). blksim has that when only polling frees the tags: every queue
- * the thread uses is a poll queue, with no fault injected and no DM device.
+ * issue keeps REQ_NOWAIT, and on the thread's CPU it spins until its CFS slice ends, a tag is freed
+ * or the CPU takes an interrupt ({@code WorkerSpin}); under a DM device, whose requeue frees what
+ * it spins for, that is not modelled yet.
  */
 final class SharedWorkers {
   private SharedWorkers() {}
@@ -59,7 +58,7 @@ final class SharedWorkers {
     return all;
   }
 
-  /** Refuses a spinning worker on thread {@code t}'s CPU that an interrupt there could end. */
+  /** Refuses a spinning worker on thread {@code t}'s CPU under a DM device. */
   private static void spinsAlone(
       ModelSupport.Placement plan,
       CpuConfig cfg,
@@ -67,29 +66,18 @@ final class SharedWorkers {
       Map<String, Integer> load,
       int tags,
       String why) {
-    NullBlkSettings nb = plan.nullBlk();
     List<String> mine = queues(plan, cfg, t);
     if (mine.stream().noneMatch(h -> load.get(h) > tags)) {
       return; // its tags never run out: the worker never runs
     }
-    String other = null;
     if (cfg.files().stream().anyMatch(Disk::isBioBased)) {
-      other = "it reads a DM device";
-    } else if (nb.pollQueues() == 0) {
-      other = "its queue has no poll queue (interrupts free the tags)";
-    } else if (nb.timeout().enabled() || nb.requeue().enabled()) {
-      other = "a fault is injected (timeout=, requeue=)";
-    }
-    if (other != null) {
       throw Limit.IO_WQ_SPIN.refusal(
           why
               + ": thread "
               + t
               + "'s io-wq worker, with no CPU left, would spin for a tag on the thread's CPU"
-              + " where "
-              + other
-              + "; that wait is not modelled yet; give the machine more CPUs with --cpus, or"
-              + " raise hw_queue_depth with --null-blk");
+              + " where it reads a DM device; that wait is not modelled yet; give the machine more"
+              + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
     }
   }
 }

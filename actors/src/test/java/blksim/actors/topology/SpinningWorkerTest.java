@@ -3,7 +3,6 @@ package blksim.actors.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import blksim.config.ConfigError;
 import blksim.queues.time.VirtualTime;
 import org.junit.jupiter.api.Test;
 
@@ -107,10 +106,26 @@ class SpinningWorkerTest {
   }
 
   @Test
-  void aSpinThatAnInterruptOnItsCpuCouldEndShouldBeRefused() {
-    ConfigError irq =
-        Runs.refused(
-            SHORT_OF_TAGS, "cpu.count=1", "null-blk.poll-queues=0", "null-blk.no-sched=true");
-    assertTrue(irq.getMessage().contains("no poll queue"), irq.getMessage());
+  void anInterruptOnItsCpuShouldCutTheSpinAtItsNextCondReschedAndFreeItsTag() {
+    // no poll queue: the requests end in null_blk's timers on this CPU (irqmode=2), whose
+    // interrupts free the tags the worker spins for; each comes at the spin's next cond_resched
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SHORT_OF_TAGS,
+                "cpu.count=1",
+                "null-blk.poll-queues=0",
+                "null-blk.irqmode=2",
+                "null-blk.completion-nsec=20000",
+                "queue.scheduler=\"none\"",
+                "run.runtime=10ms"));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Worker w = res.workers().get(0);
+    assertTrue(res.sharesCpu(w), "no CPU left: " + w);
+    assertTrue(w.retries() > 100, "it found no tag and spun, again and again: " + w);
+    assertEquals(0, w.spinSlices(), "an interrupt ends each spin long before its slice: " + w);
+    assertTrue(w.spinsEndedByTag() > 0, "the tags they freed ended spins: " + w);
+    assertTrue(w.spunPs() < res.endPs() / 2, "it spun a part of the run: " + w);
+    assertTrue(res.ledger().totalPs(0) <= res.endPs());
   }
 }

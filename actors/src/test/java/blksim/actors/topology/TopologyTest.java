@@ -104,19 +104,6 @@ class TopologyTest {
 
   @Test
   void unmodelledSettingsShouldBeRefusedByName() {
-    ConfigError depth =
-        assertThrows(
-            ConfigError.class,
-            () ->
-                Topology.build(
-                    seedRun(
-                        "io-uring.depth=128",
-                        "cpu.count=1",
-                        "null-blk.poll-queues=0",
-                        "null-blk.irqmode=2",
-                        "null-blk.no-sched=true"),
-                    new Recorder()));
-    assertTrue(depth.getMessage().contains("has no poll queue"), depth.getMessage());
     ConfigError buffered =
         assertThrows(
             ConfigError.class,

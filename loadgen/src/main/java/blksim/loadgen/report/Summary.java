@@ -176,7 +176,7 @@ public final class Summary {
               : String.format(
                   Locale.ROOT,
                   ", %.3f ms spun for a tag on the thread's CPU: %d spins ended by the tick's"
-                      + " end of the slice, %d by a tag another CPU freed",
+                      + " end of the slice, %d by a freed tag",
                   w.spunPs() / 1e9,
                   w.spinSlices(),
                   w.spinsEndedByTag()));
