@@ -210,7 +210,7 @@ final class CpuCore implements RingTask {
       long t,
       java.util.function.Consumer<IoKiocb> done,
       Outbox out) {
-    Elsewhere elsewhere = new Elsewhere();
+    ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
     for (blksim.queues.block.bio.Bio bio : ended) {
       IoKiocb req = (IoKiocb) bio.owner();
       if (foreign(bio)) {

@@ -17,6 +17,7 @@ import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRw;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +136,7 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
           .computeIfAbsent(req.owner(), k -> new ArrayList<>())
           .add(new Cpu.Completion(req, CpuCore.res(bio)));
     }
-    t += charger.charge(cpu, CpuTime.SUBMIT, CpuPaths.END_IO_PATH, s.ended().size());
+    t += charger.charge(cpu, CpuTime.SUBMIT, IoRw.END_IO_PATH, s.ended().size());
     for (Map.Entry<Integer, List<Cpu.Completion>> e : byRing.entrySet()) {
       t += charger.charge(cpu, CpuTime.SUBMIT, remoteCompletion, e.getValue().size());
       out.send(rings.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));

@@ -25,6 +25,17 @@ import java.util.Set;
  */
 final class IoWqOwner {
   /**
+   * A request whose bio found no tag: the bio ends with -EAGAIN, io_read sets up async data, and
+   * the request is queued for io-wq; per request.
+   */
+  static final KernelFn[] PUNT_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC,
+    KernelFn.BIO_RELEASE_PAGES,
+    KernelFn.IO_SETUP_ASYNC_RW,
+    KernelFn.IO_QUEUE_ASYNC_WORK
+  };
+
+  /**
    * The requests of {@code reqs} whose bio found no tag: those of the reply's {@code wouldBlock}.
    * Not those whose bio's status says EAGAIN: another bio of the group may have completed on
    * another CPU's poll and been put and handed out again (and failed there) before submit_bio
@@ -70,7 +81,7 @@ final class IoWqOwner {
       throw new InvariantBroken(
           c.self.name() + ": a bio found no tag and there is no io-wq worker");
     }
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.PUNT_PATH, reqs.size());
+    t += c.charge(CpuTime.SUBMIT, PUNT_PATH, reqs.size());
     if (atWorker == 0) {
       t += c.charge(CpuTime.SUBMIT, KernelFn.TRY_TO_WAKE_UP, 1);
     }

@@ -13,6 +13,7 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.IoWq;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,23 @@ import java.util.function.LongUnaryOperator;
  * when it has no work; the interrupts of what it issues are its CPU's, on the CPU's interrupt path.
  */
 public final class IoWqWorker {
+  /**
+   * The io-wq worker's issue of a request, up to the bio allocation: no io_submit_sqes and no file
+   * reference, the request has them; no prep and no import, its async data holds the iterator.
+   */
+  static final KernelFn[] WORKER_ISSUE_PATH = {
+    KernelFn.IO_WQ_SUBMIT_WORK,
+    KernelFn.IO_ISSUE_SQE,
+    KernelFn.IO_READ,
+    KernelFn.BLKDEV_READ_ITER,
+    KernelFn.BLKDEV_DIRECT_IO
+  };
+
+  /** A worker's issue that failed again: the bio ends with -EAGAIN, then cond_resched. */
+  static final KernelFn[] WORKER_RETRY_PATH = {
+    KernelFn.BLKDEV_BIO_END_IO_ASYNC, KernelFn.BIO_RELEASE_PAGES, KernelFn.COND_RESCHED
+  };
+
   /** Where the worker is. */
   private enum State {
     /** Asleep with no work: {@code io_wqe_worker}'s {@code schedule_timeout}. */
@@ -215,7 +233,7 @@ public final class IoWqWorker {
       freeAtPs = t + schedule(); // schedule_timeout: the CPU is free once it is switched out
       return;
     }
-    t += charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.WORKER_ISSUE_PATH, 1);
+    t += charger.charge(cpu.index, CpuTime.SUBMIT, WORKER_ISSUE_PATH, 1);
     send(
         cpu.bioset,
         new BioSetActor.AllocBios(
@@ -233,7 +251,7 @@ public final class IoWqWorker {
   private void onBiosAllocated(BioSetActor.Allocated m, Outbox out) {
     Bio bio = m.bios().get(0);
     SimRef<BlockDevice.Command> to = CpuCore.setUpBio(bio, current, cfg, cpu.index, false);
-    long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.PAGES_PATH, 1);
+    long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, IoRw.PAGES_PATH, 1);
     lastTo = to;
     send(to, new BlockDevice.SubmitBio(t, call(), List.of(bio)), out);
   }
@@ -250,7 +268,7 @@ public final class IoWqWorker {
       long t = m.atPs();
       List<Cpu.Completion> done = new ArrayList<>(m.ended().size());
       for (Bio bio : m.ended()) {
-        t += charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.IRQ_END_PATH, 1);
+        t += charger.charge(cpu.index, CpuTime.SUBMIT, IoRw.IRQ_END_PATH, 1);
         done.add(completion(bio));
       }
       out.send(owner, new Cpu.CompletedElsewhere(t, done));
@@ -260,7 +278,7 @@ public final class IoWqWorker {
     if (!m.ended().isEmpty()) {
       // a bio no longer polled (no poll queue) ended in queue_rq: io_complete_rw_iopoll marks the
       // request done, bio_put, then io_iopoll_req_issued lists it, where the next poll finds it
-      long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.END_IO_PATH, 1);
+      long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, IoRw.END_IO_PATH, 1);
       Bio bio = m.ended().get(0);
       out.send(owner, new Cpu.CompletedElsewhere(t, List.of(completion(bio))));
       lockAfterPut = true;
@@ -271,7 +289,7 @@ public final class IoWqWorker {
       // Still no tag: the bio ends with -EAGAIN, io_read asks for a reissue, cond_resched, again.
       wq.retried();
       current.setKiocbPrivate(null);
-      long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, CpuPaths.WORKER_RETRY_PATH, 1);
+      long t = m.atPs() + charger.charge(cpu.index, CpuTime.SUBMIT, WORKER_RETRY_PATH, 1);
       retryAfterPut = true;
       putBios(t, m.wouldBlock(), out);
       return;

@@ -25,6 +25,36 @@ import java.util.List;
  * <p>Each method returns the time the interrupt ends, or -1 while a call of it is out.
  */
 final class IrqPath {
+  /** A hard interrupt's entry and exit, and the hrtimer interrupt handler, per interrupt. */
+  static final KernelFn[] IRQ_ENTRY_PATH = {KernelFn.IRQ_ENTRY, KernelFn.HRTIMER_INTERRUPT};
+
+  /** The scheduler tick's own work, in a timer interrupt already entered. */
+  static final KernelFn[] TICK_PATH = {KernelFn.TICK_SCHED_TIMER};
+
+  /** SCHED_SOFTIRQ at the tick's irq_exit: the periodic load balance. */
+  static final KernelFn[] LOAD_BALANCE_PATH = {KernelFn.RUN_REBALANCE_DOMAINS};
+
+  /** The vmstat kworker, woken by its timer in the tick, preempting the thread at irq_exit. */
+  static final KernelFn[] VMSTAT_PATH = {KernelFn.VMSTAT_UPDATE};
+
+  /**
+   * The raiser's part of a BLOCK_SOFTIRQ run, once per ksoftirqd wake: the first request on the
+   * empty list raised the softirq from task context, which woke ksoftirqd.
+   */
+  static final KernelFn[] WAKE_KSOFTIRQD_PATH = {KernelFn.RAISE_SOFTIRQ, KernelFn.TRY_TO_WAKE_UP};
+
+  /** ksoftirqd's pass over the pending softirqs, and BLOCK_SOFTIRQ's taking of the CPU's list. */
+  static final KernelFn[] BLOCK_SOFTIRQ_PATH = {KernelFn.RUN_KSOFTIRQD, KernelFn.BLK_DONE_SOFTIRQ};
+
+  /**
+   * What a hard interrupt takes of the scheduler tick: the ticks that fired while the running
+   * task's call was out, the load balances among them (SCHED_SOFTIRQ) and the vmstat kworker visits
+   * their timers woke.
+   */
+  record Ticks(int ticks, int balances, int vmstats) {
+    static final Ticks NONE = new Ticks(0, 0, 0);
+  }
+
   private final ThisCpu c;
 
   /** The CPU's tasks: its threads, then its io-wq workers. */
@@ -50,17 +80,17 @@ final class IrqPath {
    * kworker their timers woke (it preempts the thread as the interrupt returns), then null_blk's
    * timers.
    */
-  long start(long t, List<NullBlkActor.TimerFired> fired, PendingTicks.Drained ticks, Outbox out) {
+  long start(long t, List<NullBlkActor.TimerFired> fired, Ticks ticks, Outbox out) {
     what = CpuTime.IRQ;
-    t += c.charge(CpuTime.IRQ, CpuPaths.IRQ_ENTRY_PATH, 1);
+    t += c.charge(CpuTime.IRQ, IRQ_ENTRY_PATH, 1);
     if (ticks.ticks() > 0) {
-      t += c.charge(CpuTime.IRQ, CpuPaths.TICK_PATH, ticks.ticks());
+      t += c.charge(CpuTime.IRQ, TICK_PATH, ticks.ticks());
     }
     if (ticks.balances() > 0) {
-      t += c.charge(CpuTime.IRQ, CpuPaths.LOAD_BALANCE_PATH, ticks.balances());
+      t += c.charge(CpuTime.IRQ, LOAD_BALANCE_PATH, ticks.balances());
     }
     if (ticks.vmstats() > 0) {
-      t += c.charge(CpuTime.KWORKER, CpuPaths.VMSTAT_PATH, ticks.vmstats());
+      t += c.charge(CpuTime.KWORKER, VMSTAT_PATH, ticks.vmstats());
     }
     return more(t, fired, out);
   }
@@ -78,7 +108,7 @@ final class IrqPath {
    */
   long startSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, boolean preempts, Outbox out) {
     what = CpuTime.KSOFTIRQD;
-    t += c.charge(CpuTime.SUBMIT, CpuPaths.WAKE_KSOFTIRQD_PATH, 1);
+    t += c.charge(CpuTime.SUBMIT, WAKE_KSOFTIRQD_PATH, 1);
     if (preempts) {
       t += c.charge(CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 1);
     }
@@ -90,7 +120,7 @@ final class IrqPath {
    * __do_softirq} finds the softirq pending again and runs it once more.
    */
   long moreSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, Outbox out) {
-    t += c.charge(CpuTime.KSOFTIRQD, CpuPaths.BLOCK_SOFTIRQ_PATH, 1);
+    t += c.charge(CpuTime.KSOFTIRQD, BLOCK_SOFTIRQ_PATH, 1);
     groups.add(raised);
     return next(t, out);
   }
@@ -121,7 +151,7 @@ final class IrqPath {
     groups.ended();
     long t = m.atPs();
     List<Bio> put = new ArrayList<>();
-    Elsewhere elsewhere = new Elsewhere();
+    ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
     boolean[] touched = new boolean[tasks.size()];
     // a CPU's only thread is looked at whatever ended, as always
     touched[0] = tasks.size() - workers == 1 && tasks.get(0).thread != null;

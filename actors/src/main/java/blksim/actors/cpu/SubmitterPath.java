@@ -44,7 +44,7 @@ final class SubmitterPath implements ThreadLoop {
   private final Consumer<IoKiocb> workerDone;
 
   /** Other CPUs' requests a poll of this thread's completed, until they are sent on. */
-  private final Elsewhere elsewhere = new Elsewhere();
+  private final ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
 
   private long exitedAtPs;
   private long freeAtPs;

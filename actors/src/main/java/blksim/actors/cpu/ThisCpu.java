@@ -18,6 +18,7 @@ import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.fs.aio.KioCtx;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRw;
+import blksim.queues.io_uring.Iopoll;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -123,7 +124,7 @@ final class ThisCpu {
    * queues task_work for the ring's task.
    */
   KernelFn[] foreignEndPath() {
-    return iopoll ? CpuPaths.END_IO_PATH : CpuPaths.IRQ_END_PATH;
+    return iopoll ? IoRw.END_IO_PATH : IoRw.IRQ_END_PATH;
   }
 
   /** The thread of this CPU whose ring {@code req} is of. */
@@ -204,5 +205,37 @@ final class ThisCpu {
     foreign.forEach(
         (ring, list) -> out.send(peers.get(ring), new Cpu.CompletedElsewhere(m.atPs(), list)));
     return mine.isEmpty() ? null : mine;
+  }
+
+  /**
+   * Other rings' requests that ended here, gathered by their ring's CPU and sent on together; the
+   * map exists only once one has come, so that the common case (none) allocates nothing. Once sent
+   * it is empty again.
+   */
+  static final class Elsewhere implements Iopoll.ForeignCompletions {
+    private Map<Integer, List<Cpu.Completion>> byCpu;
+
+    /** {@code req}, another ring's, ended with {@code res}. */
+    @Override
+    public void add(IoKiocb req, int res) {
+      if (byCpu == null) {
+        byCpu = new TreeMap<>();
+      }
+      byCpu.computeIfAbsent(req.owner(), k -> new ArrayList<>()).add(new Cpu.Completion(req, res));
+    }
+
+    /**
+     * Each ring's CPU hears of its requests ({@link ThisCpu#sendElsewhere}).
+     *
+     * @return when this CPU is done with it
+     */
+    long send(ThisCpu c, long t, CpuTime what, Outbox out) {
+      if (byCpu == null) {
+        return t;
+      }
+      Map<Integer, List<Cpu.Completion>> all = byCpu;
+      byCpu = null;
+      return c.sendElsewhere(all, t, what, out);
+    }
   }
 }

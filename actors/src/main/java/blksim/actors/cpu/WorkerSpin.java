@@ -7,6 +7,7 @@ import blksim.queues.block.blk_mq.SubmitBio;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.io_uring.IoRw;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -72,16 +73,17 @@ final class WorkerSpin {
   private static KernelFn[] turn(boolean allocCache) {
     List<KernelFn> fns = new ArrayList<>();
     fns.addAll(
-        Arrays.asList(CpuPaths.WORKER_ISSUE_PATH).subList(1, CpuPaths.WORKER_ISSUE_PATH.length));
+        Arrays.asList(IoWqWorker.WORKER_ISSUE_PATH)
+            .subList(1, IoWqWorker.WORKER_ISSUE_PATH.length));
     if (allocCache) {
       fns.add(KernelFn.BIO_ALLOC_KIOCB);
     } else {
       fns.addAll(List.of(KernelFn.BIO_ALLOC_BIOSET, KernelFn.KMEM_CACHE_ALLOC));
     }
     fns.add(KernelFn.BIO_INIT);
-    fns.addAll(Arrays.asList(CpuPaths.PAGES_PATH));
+    fns.addAll(Arrays.asList(IoRw.PAGES_PATH));
     fns.addAll(Arrays.asList(SubmitBio.NO_TAG_PATH));
-    fns.addAll(Arrays.asList(CpuPaths.WORKER_RETRY_PATH));
+    fns.addAll(Arrays.asList(IoWqWorker.WORKER_RETRY_PATH));
     fns.add(allocCache ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
     return fns.toArray(KernelFn[]::new);
   }
