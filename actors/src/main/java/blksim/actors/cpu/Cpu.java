@@ -16,6 +16,7 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.io_uring.WorkerSpin;
 import blksim.queues.kernel.sched.TickSched;
 import blksim.queues.tiouring.Submitter;
 import java.util.ArrayList;

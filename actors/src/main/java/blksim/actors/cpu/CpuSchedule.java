@@ -8,6 +8,7 @@ import blksim.actors.engine.SimMessage;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.EnterLoop;
+import blksim.queues.io_uring.WorkerSpin;
 import blksim.queues.kernel.sched.CfsRq;
 import blksim.queues.kernel.sched.Rq;
 import blksim.queues.kernel.sched.SchedEntity;

@@ -1,13 +1,9 @@
-package blksim.actors.cpu;
+package blksim.queues.io_uring;
 
-import blksim.actors.block.BlockDevice;
-import blksim.actors.engine.Outbox;
-import blksim.actors.engine.SimRef;
 import blksim.queues.block.blk_mq.SubmitBio;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.io_uring.IoRw;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,9 +19,9 @@ import java.util.function.LongUnaryOperator;
  * the functions it runs, without a message: with a CPU of its own the worker's retries are steps of
  * the model instead.
  */
-final class WorkerSpin {
+public final class WorkerSpin {
   /** What ends a spin. */
-  enum End {
+  public enum End {
     /** A tag freed on the queue (or free at once). */
     TAG,
     /** The tick at which the run queue asks the worker to reschedule. */
@@ -53,7 +49,7 @@ final class WorkerSpin {
    * @param reschedTick the tick at or after a time at which the CPU's run queue asks the running
    *     task to reschedule ({@link Long#MAX_VALUE}: none while it runs alone)
    */
-  WorkerSpin(Charger charger, int cpu, boolean allocCache, LongUnaryOperator reschedTick) {
+  public WorkerSpin(Charger charger, int cpu, boolean allocCache, LongUnaryOperator reschedTick) {
     this.charger = charger;
     this.cpu = cpu;
     this.reschedTick = reschedTick;
@@ -73,8 +69,7 @@ final class WorkerSpin {
   private static KernelFn[] turn(boolean allocCache) {
     List<KernelFn> fns = new ArrayList<>();
     fns.addAll(
-        Arrays.asList(IoWqWorker.WORKER_ISSUE_PATH)
-            .subList(1, IoWqWorker.WORKER_ISSUE_PATH.length));
+        Arrays.asList(IoWorker.WORKER_ISSUE_PATH).subList(1, IoWorker.WORKER_ISSUE_PATH.length));
     if (allocCache) {
       fns.add(KernelFn.BIO_ALLOC_KIOCB);
     } else {
@@ -83,33 +78,29 @@ final class WorkerSpin {
     fns.add(KernelFn.BIO_INIT);
     fns.addAll(Arrays.asList(IoRw.PAGES_PATH));
     fns.addAll(Arrays.asList(SubmitBio.NO_TAG_PATH));
-    fns.addAll(Arrays.asList(IoWqWorker.WORKER_RETRY_PATH));
+    fns.addAll(Arrays.asList(IoWorker.WORKER_RETRY_PATH));
     fns.add(allocCache ? KernelFn.BIO_PUT : KernelFn.BIO_FREE);
     return fns.toArray(KernelFn[]::new);
   }
 
   /**
-   * The worker's try at {@code t} found no tag on {@code to}: it turns in the loop from there,
-   * until the queue says a tag was freed or the tick that ends its slice ({@link Cpu.SliceEnds})
-   * comes.
+   * The worker's try at {@code t} found no tag: it turns in the loop from there, until its CPU says
+   * what ends it ({@link #stop}).
+   *
+   * @return the spin's number, which what ends it names
    */
-  void start(
-      long t,
-      SimRef<BlockDevice.Command> to,
-      BlockDevice.Call call,
-      SimRef<Cpu.Command> self,
-      int slot,
-      Outbox out) {
+  long start(long t) {
     spinning = true;
     startPs = t;
-    long id = ++spin;
-    long tick = reschedTick.applyAsLong(t);
-    if (tick > t) {
-      out.send(to, new BlockDevice.SpinFor(t, call, tick, id));
-    }
-    if (tick != Long.MAX_VALUE) {
-      out.send(self, new Cpu.SliceEnds(Math.max(t, tick), id, slot));
-    }
+    return ++spin;
+  }
+
+  /**
+   * The tick at or after {@code t} at which the run queue asks the running task to reschedule, as
+   * the CPU said when the worker was made ({@link Long#MAX_VALUE}: never, while it runs alone).
+   */
+  public long reschedTick(long t) {
+    return reschedTick.applyAsLong(t);
   }
 
   /**
@@ -140,27 +131,27 @@ final class WorkerSpin {
   }
 
   /** The spin under way (or the last one). */
-  long id() {
+  public long id() {
     return spin;
   }
 
   /** Slices that the tick ended while the worker turned in the loop. */
-  long slicesEnded() {
+  public long slicesEnded() {
     return slicesEnded;
   }
 
   /** Spins that a tag freed by another CPU (or free at once) ended. */
-  long tagsSeen() {
+  public long tagsSeen() {
     return tagsSeen;
   }
 
   /** Turns of the loop charged in closed form. */
-  long turns() {
+  public long turns() {
     return turns;
   }
 
   /** The time they took, in ps. */
-  long spunPs() {
+  public long spunPs() {
     return spunPs;
   }
 }

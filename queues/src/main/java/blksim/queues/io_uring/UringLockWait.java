@@ -1,4 +1,4 @@
-package blksim.actors.cpu;
+package blksim.queues.io_uring;
 
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
@@ -11,7 +11,7 @@ import blksim.queues.cost.KernelFn;
  * {@code IO_URING_F_UNLOCKED}): the mutex spins or sleeps while the submitter polls holding it. The
  * worker's CPU takes its interrupts meanwhile, and their time is not the wait's.
  */
-final class UringLockWait {
+public final class UringLockWait {
   private final int index;
   private final Charger charger;
 
@@ -23,30 +23,30 @@ final class UringLockWait {
   private long irqPs;
   private long waitedPs;
 
-  UringLockWait(int index, Charger charger, long lineTransferPs) {
+  public UringLockWait(int index, Charger charger, long lineTransferPs) {
     this.index = index;
     this.charger = charger;
     this.lockLines = new CostStep(Contention.LINES_URING_LOCK, 2 * lineTransferPs);
   }
 
   /** The worker asks for the lock at {@code t}. */
-  void asked(long t) {
+  public void asked(long t) {
     waiting = true;
     askedAtPs = t;
     irqPs = 0;
   }
 
   /** Whether the worker waits for the lock: its CPU takes an interrupt at once. */
-  boolean waiting() {
+  public boolean waiting() {
     return waiting;
   }
 
-  long askedAtPs() {
+  public long askedAtPs() {
     return askedAtPs;
   }
 
   /** An interrupt took {@code ps} of the CPU; during the wait, that is not the wait's. */
-  void interrupted(long ps) {
+  public void interrupted(long ps) {
     if (waiting) {
       irqPs += ps;
     }
@@ -58,7 +58,7 @@ final class UringLockWait {
    *
    * @return the time after it
    */
-  long granted(long at) {
+  public long granted(long at) {
     waiting = false;
     long waitPs = at - askedAtPs - irqPs;
     waitedPs += waitPs;
@@ -72,7 +72,7 @@ final class UringLockWait {
   }
 
   /** Time spent waiting for the lock, in ps. */
-  long waitedPs() {
+  public long waitedPs() {
     return waitedPs;
   }
 }

@@ -1,0 +1,213 @@
+package blksim.queues.io_uring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import blksim.queues.block.bio.Bio;
+import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
+import blksim.queues.cost.Charger;
+import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.ReferenceCosts;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An io-wq worker's path (fs/io-wq.c 5.16 {@code io_worker_handle_work}, fs/io_uring.c 5.16 {@code
+ * io_wq_submit_work}, {@code io_iopoll_req_issued}; docs/kernel.md sections 11 and 14): each rule
+ * it follows, and what it asks of its CPU at each step.
+ */
+class IoWorkerTest {
+  private static final int CPU = 1;
+  private final Charger charger = new Charger(ReferenceCosts.of(), "cpu1-iou-wrk0");
+  private final SqRing sq = new SqRing(8);
+  private final IoRingCtx ring = new IoRingCtx(sq, new CqRing(8));
+
+  private IoKiocb read(long off) {
+    sq.tryClaim(new Sqe(Sqe.IORING_OP_READ, 0, 0, off, 4096, 0, 0));
+    sq.publish();
+    return ring.submitSqe();
+  }
+
+  private IoWorker worker(boolean iopoll, WorkerSpin spin) {
+    return new IoWorker("cpu1-iou-wrk0", CPU, charger, iopoll, 1000, spin);
+  }
+
+  private long calls(KernelFn fn) {
+    CostLedger.Entry e = charger.ledger().steps(CPU, id -> id.toString()).get(fn.name());
+    return e == null ? 0 : e.calls();
+  }
+
+  /** Woken by {@code reqs}, switched in at 0: up to the bio it asks for. */
+  private WorkerCall started(IoWorker w, List<IoKiocb> reqs) {
+    assertTrue(w.enqueue(reqs));
+    return w.switchedIn(0);
+  }
+
+  @Test
+  void onlyThePuntThatFindsItAsleepShouldWakeIt() {
+    IoWorker w = worker(true, null);
+    assertTrue(w.enqueue(List.of(read(0))), "io_wqe_activate_free_worker");
+    assertFalse(w.enqueue(List.of(read(4096))), "awake already: queued behind");
+    assertTrue(w.woken());
+    assertEquals(2, w.wq().enqueued());
+  }
+
+  @Test
+  void switchedInItShouldPayForTheSwitchThenIssueTheHeadUpToItsBio() {
+    IoWorker w = worker(true, null);
+    WorkerCall call = started(w, List.of(read(0)));
+    assertInstanceOf(WorkerCall.AllocBio.class, call);
+    assertEquals(1, calls(KernelFn.SCHEDULE), "schedule() in");
+    assertEquals(1, calls(KernelFn.IO_WQ_SUBMIT_WORK));
+    assertEquals(1, calls(KernelFn.BLKDEV_DIRECT_IO), "up to __blkdev_direct_IO's bio");
+    assertTrue(w.inFlight());
+    assertThrows(InvariantBroken.class, () -> w.switchedIn(call.atPs()), "switched in twice");
+  }
+
+  @Test
+  void itsBioShouldBePolledButNotNowaitWhenItsQueuePolls() {
+    IoWorker w = worker(true, null);
+    IoKiocb req = read(0);
+    started(w, List.of(req));
+    Bio bio = Bio.onStack(1);
+    WorkerCall.SubmitBio s = (WorkerCall.SubmitBio) w.bioAllocated(bio, 10, true);
+    assertSame(req, s.req());
+    assertTrue(s.polled(), "REQ_POLLED: the ring polls it");
+    assertFalse(bio.nowait(), "io-wq's issue is not IO_URING_F_NONBLOCK");
+    assertTrue(s.atPs() > 10, "its user pages taken");
+  }
+
+  @Test
+  void anIssuedRequestShouldGoOnTheIopollListUnderTheUringLockThenTheNextIsIssued() {
+    IoWorker w = worker(true, null);
+    started(w, List.of(read(0), read(4096)));
+    w.bioAllocated(Bio.onStack(1), 10, true);
+    WorkerCall lock = w.submitted(List.of(), List.of(), 20);
+    assertInstanceOf(WorkerCall.UringLock.class, lock);
+    assertTrue(w.waitsForLock(), "the CPU takes interrupts meanwhile");
+    assertEquals(20, w.freeAtPs(), "its CPU is free from the ask");
+    w.interrupted(5);
+    WorkerCall next = w.lockGranted(100);
+    assertEquals(100 - 20 - 5, w.lockWaitPs(), "the wait, less the interrupt's time");
+    assertEquals(1, calls(KernelFn.IO_IOPOLL_REQ_ISSUED), "io_iopoll_req_issued under the lock");
+    assertEquals(1, w.wq().issuedCount());
+    assertInstanceOf(WorkerCall.AllocBio.class, next, "the next request");
+  }
+
+  @Test
+  void aBioThatFindsNoTagOnAnIopollRingShouldEndWithEagainAndBeRetriedAfterCondResched() {
+    IoWorker w = worker(true, null);
+    IoKiocb req = read(0);
+    started(w, List.of(req));
+    Bio bio = Bio.onStack(1);
+    w.bioAllocated(bio, 10, true);
+    WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(), List.of(bio), 20);
+    assertEquals(List.of(bio), put.bios());
+    assertTrue(put.completed().isEmpty());
+    assertNull(req.kiocbPrivate(), "the bio is gone: the retry takes a new one");
+    assertEquals(1, w.wq().retries());
+    assertEquals(1, calls(KernelFn.COND_RESCHED));
+    assertTrue(w.atCondResched(), "its CPU may switch here");
+    assertInstanceOf(WorkerCall.AllocBio.class, w.put(put.atPs()), "alone on its CPU: again");
+    assertEquals(0, w.wq().issuedCount());
+  }
+
+  @Test
+  void onItsThreadsCpuTheRetriesShouldTurnInClosedFormUntilSomethingEndsThem() {
+    WorkerSpin spin = new WorkerSpin(charger, CPU, true, t -> t + 1_000_000_000L);
+    IoWorker w = worker(true, spin);
+    started(w, List.of(read(0)));
+    Bio bio = Bio.onStack(1);
+    w.bioAllocated(bio, 10, true);
+    WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(), List.of(bio), 20);
+    WorkerCall.Spin s = (WorkerCall.Spin) w.put(put.atPs());
+    long id = w.spinFrom(s.atPs());
+    assertEquals(id, w.spinning());
+    long turns = calls(KernelFn.COND_RESCHED);
+    long end = w.spinEnds(id, s.atPs() + 500_000_000L, WorkerSpin.End.SLICE);
+    assertTrue(end >= s.atPs() + 500_000_000L, "at the first cond_resched past what ended it");
+    assertTrue(calls(KernelFn.COND_RESCHED) > turns + 100, "each turn of 500 us charged");
+    assertEquals(-1, w.spinEnds(id, end, WorkerSpin.End.TAG), "a spin ends once");
+    assertEquals(1, w.spinSlices());
+    assertEquals(end - s.atPs(), w.spunPs());
+    assertInstanceOf(WorkerCall.AllocBio.class, w.rescheduled(end), "the issue again");
+  }
+
+  @Test
+  void withoutIopollABioEndedInQueueRqShouldQueueItsThreadsTaskWorkThenGoBack() {
+    IoWorker w = worker(false, null);
+    started(w, List.of(read(0)));
+    Bio bio = Bio.onStack(1);
+    w.bioAllocated(bio, 10, true);
+    WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(bio), List.of(), 20);
+    assertEquals(List.of(bio), put.completed(), "io_complete_rw: its thread hears of it");
+    assertEquals(1, w.wq().issuedCount(), "issued: it ended");
+    assertInstanceOf(WorkerCall.Sleep.class, w.put(put.atPs()), "nothing left: it sleeps");
+    assertEquals(IoWorker.State.IDLE, w.state());
+  }
+
+  @Test
+  void withoutIopollABioInFlightShouldLetTheWorkerGoOnAtOnce() {
+    IoWorker w = worker(false, null);
+    started(w, List.of(read(0), read(4096)));
+    w.bioAllocated(Bio.onStack(1), 10, true);
+    assertInstanceOf(WorkerCall.AllocBio.class, w.submitted(List.of(), List.of(), 20));
+  }
+
+  @Test
+  void anUnpolledBioEndedInQueueRqOnAnIopollRingShouldStillBeListedUnderTheLock() {
+    IoWorker w = worker(true, null);
+    started(w, List.of(read(0)));
+    Bio bio = Bio.onStack(1);
+    w.bioAllocated(bio, 10, false);
+    WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(bio), List.of(), 20);
+    assertEquals(List.of(bio), put.completed(), "io_complete_rw_iopoll marked it done");
+    assertEquals(1, calls(KernelFn.BLKDEV_BIO_END_IO_ASYNC));
+    assertInstanceOf(WorkerCall.UringLock.class, w.put(put.atPs()), "io_iopoll_req_issued");
+  }
+
+  @Test
+  void aBlockingIssueShouldSleepForATagAndTryTheSameBioWhenWoken() {
+    IoWorker w = worker(false, null);
+    IoKiocb req = read(0);
+    started(w, List.of(req));
+    Bio bio = Bio.onStack(1);
+    w.bioAllocated(bio, 10, true);
+    w.slept(30);
+    assertEquals(IoWorker.State.TAG_SLEEP, w.state());
+    assertFalse(w.inFlight(), "asleep: its CPU is free");
+    assertEquals(30, w.freeAtPs());
+    WorkerCall.TagRetry retry = (WorkerCall.TagRetry) w.woken(50);
+    assertSame(bio, retry.bio());
+    assertEquals(1, w.tagSleeps());
+  }
+
+  @Test
+  void anAnswerInTheWrongStateShouldBreakTheBooksNotPassUnnoticed() {
+    IoWorker w = worker(true, null);
+    assertThrows(InvariantBroken.class, () -> w.put(0), "asleep, with nothing out");
+    started(w, List.of(read(0)));
+    assertThrows(InvariantBroken.class, () -> w.lockGranted(10), "it never asked");
+  }
+
+  @Test
+  void itsBooksShouldBalanceOnlyOnceEveryPuntWasIssuedAndItSleeps() {
+    IoWorker w = worker(false, null);
+    started(w, List.of(read(0)));
+    Books open = new Books();
+    w.audit(open);
+    assertFalse(open.balanced());
+    w.bioAllocated(Bio.onStack(1), 10, true);
+    assertInstanceOf(WorkerCall.Sleep.class, w.submitted(List.of(), List.of(), 20));
+    Books closed = new Books();
+    w.audit(closed);
+    assertTrue(closed.balanced(), closed.violations().toString());
+  }
+}
