@@ -145,8 +145,6 @@ public enum Limit {
       "-a1 with more requests at once on a queue than tags, where they end in queue_rq (irqmode 0"
           + " or 1) or under mq-deadline: io_submit sleeping for a tag (with timers it runs)."),
 
-  SHARED_CPU_DM_SUSPEND(
-      Area.SHARED_CPUS, "shared-cpu-dm-suspend", "a DM suspend with threads that share a CPU."),
   SHARED_CPU_DM_REQUEUE(
       Area.SHARED_CPUS,
       "shared-cpu-dm-requeue",

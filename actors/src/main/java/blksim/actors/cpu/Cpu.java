@@ -63,6 +63,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           IoWqEnqueue,
           UringUnlocked,
           SliceEnds,
+          DmSetupAt,
           Tick {}
 
   /** Starts the submitter threads. */
@@ -109,6 +110,18 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    */
   public record IoWqEnqueue(long atPs, List<IoKiocb> reqs, SimRef<Command> owner, int ring)
       implements Command {}
+
+  /**
+   * The time of a command of the dmsetup process in {@code slot} came: {@code dmsetup suspend
+   * --noflush}, to be followed by {@code dmsetup resume} {@code forPs} after it is done; or, with
+   * {@code forPs} -1, that resume.
+   */
+  public record DmSetupAt(long atPs, int slot, long forPs) implements Command {
+    /** Whether this is the resume. */
+    public boolean resume() {
+      return forPs < 0;
+    }
+  }
 
   /** The worker in {@code slot} got its ring's {@code uring_lock} at {@code atPs}. */
   public record UringUnlocked(long atPs, int slot) implements Command {}
@@ -216,10 +229,17 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    */
   public record WorkerLinks(int thread, int ring, CpuConfig cfg, boolean shared) {}
 
+  /**
+   * A dmsetup process that the CPU runs, for the DM device {@code device} ({@link Links#dms}).
+   *
+   * @param slot its place on the CPU, after the threads and the io-wq workers
+   */
+  public record DmSetupLinks(int slot, String device) {}
+
   private final int index;
   private final ThisCpu cpu;
 
-  /** Its tasks: its threads in slot order, then its io-wq workers. */
+  /** Its tasks: its threads in slot order, then its io-wq workers, then its dmsetup processes. */
   private final List<Task> tasks;
 
   /** Its threads, or none on a CPU that runs io-wq workers only. */
@@ -230,10 +250,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** The io-wq workers this CPU runs, by the ring each works for. */
   private final Map<Integer, Task> workerOf = new java.util.TreeMap<>();
 
+  /** The dmsetup processes this CPU runs, in slot order. */
+  private final List<DmSetup> dmsetups = new ArrayList<>();
+
   /**
    * @param index the CPU's number
    * @param threadLinks its submitter threads, in slot order
    * @param workerLinks the io-wq workers it runs (beside its threads, or alone)
+   * @param dmsetupLinks the dmsetup processes it runs (beside its other tasks, or alone)
    * @param onlineCpus the machine's CPUs, which scale the scheduler's tunables
    * @param tick the scheduler tick, which ends the slices of tasks that share the CPU
    */
@@ -242,6 +266,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       Links links,
       List<TaskLinks> threadLinks,
       List<WorkerLinks> workerLinks,
+      List<DmSetupLinks> dmsetupLinks,
       PathCosts costs,
       int onlineCpus,
       blksim.queues.kernel.sched.SchedTick tick) {
@@ -250,12 +275,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     boolean iopoll =
         !threadLinks.isEmpty()
             ? threadLinks.get(0).cfg().iopoll()
-            : workerLinks.get(0).cfg().iopoll();
+            : !workerLinks.isEmpty() && workerLinks.get(0).cfg().iopoll();
     // a CPU that runs a worker alone charges its interrupts to the worker's ledger
     Charger charger =
         new Charger(
             costs,
-            threadLinks.isEmpty() ? workerName(index, workerLinks.get(0)) : links.self().name());
+            threadLinks.isEmpty() && !workerLinks.isEmpty()
+                ? workerName(index, workerLinks.get(0))
+                : links.self().name());
     this.cpu = new ThisCpu(index, links, costs, charger, iopoll);
     List<Task> made = new ArrayList<>();
     for (TaskLinks t : threadLinks) {
@@ -281,6 +308,15 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       made.add(task);
       workerOf.put(w.ring(), task);
     }
+    for (DmSetupLinks d : dmsetupLinks) {
+      if (d.slot() != made.size()) {
+        throw new IllegalArgumentException(name() + ": dmsetup in slot " + d.slot());
+      }
+      DmSetup dmsetup =
+          new DmSetup(dmsetupName(index, d), d.slot(), cpu, links.dms().get(d.device()));
+      made.add(new Task(dmsetup));
+      dmsetups.add(dmsetup);
+    }
     this.tasks = List.copyOf(made);
     this.schedule = new CpuSchedule(cpu, tasks, new IrqPath(cpu, tasks), rq);
   }
@@ -288,6 +324,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** An io-wq worker's name, as its books and ledger give it: {@code cpuN-iou-wrkT}. */
   private static String workerName(int cpu, WorkerLinks w) {
     return "cpu" + cpu + "-iou-wrk" + w.thread();
+  }
+
+  /** A dmsetup process's name, as its books and ledger give it: {@code cpuN-dmsetup-dm-M}. */
+  private static String dmsetupName(int cpu, DmSetupLinks d) {
+    return "cpu" + cpu + "-dmsetup-" + d.device();
   }
 
   @Override
@@ -304,6 +345,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .on(SyncReadEnded.class, this::onSyncReadEnded)
         .on(WantsUringLock.class, this::onWantsUringLock)
         .on(IoWqEnqueue.class, this::onIoWqEnqueue)
+        .on(DmSetupAt.class, this::onDmSetupAt)
         .on(UringUnlocked.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
         .on(SliceEnds.class, (m, out) -> schedule.sliceEnds(m.slot(), m.spin(), m.atPs(), out))
         .on(ReadCounters.class, this::onReadCounters)
@@ -327,6 +369,17 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
           name() + " runs no io-wq worker of ring " + m.ring() + ", for " + m);
     }
     if (task.worker.enqueue(m.reqs())) {
+      schedule.wake(task, m.atPs(), out);
+    }
+  }
+
+  /** A command's time came: the dmsetup process is woken if it sleeps. */
+  private void onDmSetupAt(DmSetupAt m, Outbox out) {
+    Task task = tasks.get(m.slot());
+    if (task.dmsetup == null) {
+      throw new InvariantBroken(name() + " runs no dmsetup in slot " + m.slot() + ", for " + m);
+    }
+    if (task.dmsetup.command(m.forPs())) {
       schedule.wake(task, m.atPs(), out);
     }
   }
@@ -411,12 +464,17 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         .toList();
   }
 
+  /** The dmsetup processes this CPU runs, in slot order. */
+  public List<DmSetup> dmsetups() {
+    return List.copyOf(dmsetups);
+  }
+
   /** The submitter threads this CPU runs, in slot order. */
   public List<Task> tasks() {
     return threads;
   }
 
-  /** Every task of the CPU: its threads, then its io-wq workers. */
+  /** Every task of the CPU: its threads, then its io-wq workers, then its dmsetup processes. */
   public List<Task> allTasks() {
     return tasks;
   }

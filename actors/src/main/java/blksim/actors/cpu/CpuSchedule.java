@@ -94,6 +94,12 @@ final class CpuSchedule {
   /** The last of those spins, which its {@link Cpu.SliceEnds} names. */
   private long emptySpin;
 
+  /**
+   * The last spin for a mutex that a task woken behind it made the CPU time ({@link #woke}), which
+   * its {@link Cpu.SliceEnds} names.
+   */
+  private long mutexSpin;
+
   CpuSchedule(ThisCpu cpu, List<Task> tasks, IrqPath irq, Rq rq) {
     this.cpu = cpu;
     this.tasks = tasks;
@@ -112,11 +118,12 @@ final class CpuSchedule {
    * The threads start: t/io_uring's main thread made each on its own CPU (where it and the new
    * thread ran) and pinned it here, so each joins the run queue with the same debit; the first it
    * picks runs. An io-wq worker is made asleep, by its thread's first punt ({@code
-   * create_io_worker}); it joins the run queue when woken.
+   * create_io_worker}), and a dmsetup process by its first command; each joins the run queue when
+   * woken.
    */
   void pass(long t, Outbox out) {
     for (Task task : tasks) {
-      if (!task.isWorker()) {
+      if (task.isThread()) {
         task.se = rq.forkPinned(task.comm(), t);
       }
     }
@@ -185,7 +192,7 @@ final class CpuSchedule {
       left.add("ksoftirqd runnable");
     }
     for (Task task : all) {
-      if (task.isWorker() && task.parked()) {
+      if (!task.isThread() && task.parked()) {
         left.add(task.comm() + " runnable");
       }
     }
@@ -289,6 +296,9 @@ final class CpuSchedule {
       return;
     }
     current.handle(m, out);
+    if (spinsOnMutex() && rq.nrRunning() > 1) {
+      woke(m.atPs(), out); // it spins for a mutex while another task waits for the CPU
+    }
     idleSoftirq(m.atPs(), out);
   }
 
@@ -336,7 +346,9 @@ final class CpuSchedule {
   /** The tick that ends spin {@code id} of the task in {@code slot}. */
   void sliceEnds(int slot, long id, long at, Outbox out) {
     Task task = tasks.get(slot);
-    if (task.isWorker()) {
+    if (task == current && id == mutexSpin && spinsOnMutex() && rq.needResched(at)) {
+      mutexSleeps(at, out);
+    } else if (task.isWorker()) {
       spinEnds(slot, id, at, WorkerSpin.End.SLICE, out);
     } else if (emptyFromPs >= 0 && id == emptySpin && task == current) {
       emptyEnds(at, out);
@@ -424,14 +436,21 @@ final class CpuSchedule {
     current = null;
   }
 
-  /** Whether every thread of the CPU has ended its loop (true on a CPU that runs a worker only). */
+  /**
+   * Whether every thread of the CPU has ended its loop; on a CPU that runs no thread, whether it
+   * runs one task only (an io-wq worker or dmsetup alone, which never shares the CPU).
+   */
   private boolean allExiting() {
+    boolean threads = false;
     for (Task task : all) {
-      if (!task.isWorker() && !task.exiting()) {
-        return false;
+      if (task.isThread()) {
+        threads = true;
+        if (!task.exiting()) {
+          return false;
+        }
       }
     }
-    return true;
+    return threads || all.length == 1;
   }
 
   /** Tasks an interrupt here woke from their sleep are runnable again. */
@@ -548,6 +567,15 @@ final class CpuSchedule {
     return !inIrq && stashed == null && current != null && current.waitsInterruptibly();
   }
 
+  /**
+   * Whether the running task spins for a mutex whose owner runs on another CPU (an io-wq worker on
+   * a CPU of its own, for its ring's {@code uring_lock}): a {@code need_resched} here ends the
+   * spin.
+   */
+  private boolean spinsOnMutex() {
+    return waitsForMutex() && current.worker.spinsOnRunningOwner();
+  }
+
   /** A hard interrupt begins at {@code t}: the timers and ticks that wait. */
   private void startIrq(long t, Outbox out) {
     inIrq = true;
@@ -589,11 +617,35 @@ final class CpuSchedule {
     }
   }
 
-  /** Another task of this CPU became runnable: a spinning worker it preempts stops at once. */
+  /**
+   * Another task of this CPU became runnable: a spinning worker it preempts stops at once; one that
+   * spins for its ring's {@code uring_lock} sleeps on the mutex, and the run queue picks who runs.
+   */
   void woke(long t, Outbox out) {
-    if (rq.cfs().needResched()) {
-      cutSpin(t, WorkerSpin.End.CUT, out);
+    if (!spinsOnMutex()) {
+      if (rq.cfs().needResched()) {
+        cutSpin(t, WorkerSpin.End.CUT, out);
+      }
+    } else if (rq.cfs().needResched()) {
+      mutexSleeps(Math.max(t, busyUntilPs), out);
+    } else {
+      // it spins on until the tick that ends its slice, which the run queue names
+      long until = rq.reschedTick(t);
+      if (until != Long.MAX_VALUE) {
+        out.send(cpu.self, new Cpu.SliceEnds(Math.max(t, until), ++mutexSpin, current.slot));
+      }
     }
+  }
+
+  /**
+   * The running task, spinning for a mutex (an io-wq worker for its ring's {@code uring_lock}), is
+   * asked to reschedule at {@code t}: the mutex's optimistic spin ends, it sleeps on the mutex
+   * until the lock is granted, and the run queue picks who runs.
+   */
+  private void mutexSleeps(long t, Outbox out) {
+    current.worker.lockSleeps(t);
+    leftCpu();
+    dispatch(freeFrom(t), out);
   }
 
   /** The interrupt path returned {@code endPs}, or -1 while a call of it is out. */

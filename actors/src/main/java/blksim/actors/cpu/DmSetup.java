@@ -3,129 +3,144 @@ package blksim.actors.cpu;
 import blksim.actors.block.BlockDevice;
 import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.drivers.md.MappedDeviceActor;
-import blksim.actors.engine.AbstractComponent;
-import blksim.actors.engine.Handlers;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
+import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
-import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRw;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A {@code dmsetup} process on a CPU of its own: {@code dmsetup suspend --noflush} of a DM device
- * at one virtual time, {@code dmsetup resume} at another. The resume's md->wq work runs on this
- * CPU: it submits what the suspend deferred, and a bio that ends there (one requeued and submitted
- * again, not polled) completes its io_uring request on the ring's own CPU.
+ * A {@code dmsetup} process, a task of the CPU it runs on ({@link Task}): {@code dmsetup suspend
+ * --noflush} of a DM device at a virtual time, then, after a sleep, {@code dmsetup resume} (a
+ * script's {@code dmsetup suspend; sleep; dmsetup resume}). Each command's time wakes it; it runs
+ * when its CPU's run queue picks it, beside a submitter thread or an io-wq worker if the machine
+ * has no CPU left for it, so that a suspend on a busy CPU comes late and its resume as late. The
+ * resume's md->wq work runs on this CPU: it submits what the suspend deferred, and a bio that ends
+ * there (one requeued and submitted again, not polled) completes its io_uring request on the ring's
+ * own CPU.
  */
-public final class DmSetup extends AbstractComponent<DmSetup.Command> {
-
-  /** Everything the process does. */
-  public sealed interface Command extends SimMessage
-      permits SuspendAt, ResumeAt, FromDevice, FromBioSet {}
-
-  /** {@code dmsetup suspend --noflush}, at {@code atPs}. */
-  public record SuspendAt(long atPs) implements Command {}
-
-  /** {@code dmsetup resume}, at {@code atPs}. */
-  public record ResumeAt(long atPs) implements Command {}
-
-  /** The device's answer, through this process's adapter. */
-  public record FromDevice(BlockDevice.Reply reply) implements Command {
-    @Override
-    public long atPs() {
-      return reply.atPs();
-    }
-  }
-
-  /** The bio set's answer, through this process's adapter. */
-  public record FromBioSet(BioSetActor.Reply reply) implements Command {
-    @Override
-    public long atPs() {
-      return reply.atPs();
-    }
-  }
-
-  private final int cpu;
+public final class DmSetup {
+  private final String name;
+  private final int slot;
+  private final ThisCpu cpu;
   private final SimRef<MappedDeviceActor.Command> device;
-  private final SimRef<BioSetActor.Command> bioset;
-  private final Map<Integer, SimRef<Cpu.Command>> rings;
   private final SimRef<BlockDevice.Reply> deviceReplies;
   private final SimRef<BioSetActor.Reply> biosetReplies;
   private final Charger charger;
   private final CostStep remoteCompletion;
+
+  /**
+   * The commands whose time came, not yet run, oldest first: a suspend's sleep before its resume,
+   * or -1 for a resume.
+   */
+  private final ArrayDeque<Long> due = new ArrayDeque<>();
+
+  /** Its task on its CPU, set when the task is made. */
+  Task task;
+
   private int suspends;
   private int resumes;
   private boolean resuming;
 
+  /** A command woke it and it has not run since. */
+  private boolean woken;
+
+  /** When it last went to sleep: its CPU is free of it from then. */
+  private long freeAtPs;
+
   /**
-   * @param cpu the CPU it runs on
-   * @param bioset the bio set of the originals (raw block device I/O)
-   * @param rings each submitter's CPU, by number: where a completion of its ring goes
+   * @param name the process's name, as its books and its ledger give it ({@code cpuN-dmsetup-dm-M})
+   * @param slot its place on its CPU
+   * @param device the DM device it suspends and resumes
    */
-  public DmSetup(
-      int cpu,
-      SimRef<Command> self,
-      SimRef<MappedDeviceActor.Command> device,
-      SimRef<BioSetActor.Command> bioset,
-      Map<Integer, SimRef<Cpu.Command>> rings,
-      PathCosts costs) {
-    super(self.name(), Command.class);
+  DmSetup(String name, int slot, ThisCpu cpu, SimRef<MappedDeviceActor.Command> device) {
+    this.name = name;
+    this.slot = slot;
     this.cpu = cpu;
     this.device = device;
-    this.bioset = bioset;
-    this.rings = Map.copyOf(rings);
-    this.deviceReplies = self.adapt(FromDevice::new);
-    this.biosetReplies = self.adapt(FromBioSet::new);
-    this.charger = new Charger(costs, name());
+    this.deviceReplies = cpu.self.adapt(r -> new Cpu.FromBlock(slot, r));
+    this.biosetReplies = cpu.self.adapt(r -> new Cpu.FromBioSet(slot, r));
+    this.charger = new Charger(cpu.costs, name);
     this.remoteCompletion =
-        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
+        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * cpu.costs.lineTransferPs());
   }
 
-  @Override
-  protected Handlers<Command> createHandlers() {
-    return Handlers.<Command>builder()
-        .on(SuspendAt.class, this::onSuspend)
-        .on(ResumeAt.class, this::onResume)
-        .on(FromDevice.class, this::onDeviceReply)
-        .on(FromBioSet.class, (m, out) -> resuming = false)
-        .build();
+  /**
+   * The time of a command came: {@code dmsetup suspend --noflush} followed by a sleep of {@code
+   * forPs}, or, with {@code forPs} -1, {@code dmsetup resume}.
+   *
+   * @return whether this woke the process: its CPU runs it when the run queue picks it
+   */
+  boolean command(long forPs) {
+    due.add(forPs);
+    if (woken || resuming) {
+      return false;
+    }
+    woken = true;
+    return true;
   }
 
-  private void onSuspend(SuspendAt m, Outbox out) {
-    suspends++;
-    out.send(device, new MappedDeviceActor.Suspend(m.atPs()));
+  /** Switched in after a wake-up at {@code t}: it runs its commands. */
+  void switchedIn(long t, Outbox out) {
+    woken = false;
+    next(t, out);
   }
 
-  private void onResume(ResumeAt m, Outbox out) {
-    resumes++;
-    resuming = true;
-    out.send(
-        device,
-        new MappedDeviceActor.Resume(
-            m.atPs(),
-            // dmsetup is the only task of its CPU
-            new BlockDevice.Call(cpu, 0, CpuTime.SUBMIT, deviceReplies, null, null)));
+  /** Runs the next command that came, or sleeps at {@code t} when none is left. */
+  private void next(long t, Outbox out) {
+    while (!due.isEmpty()) {
+      long sleep = due.poll();
+      if (sleep >= 0) {
+        suspends++;
+        out.send(device, new MappedDeviceActor.Suspend(t));
+        out.send(cpu.self, new Cpu.DmSetupAt(t + sleep, slot, -1)); // nanosleep, then resume
+      } else {
+        resumes++;
+        resuming = true;
+        out.send(
+            device,
+            new MappedDeviceActor.Resume(
+                t,
+                new BlockDevice.Call(cpu.index, slot, CpuTime.SUBMIT, deviceReplies, null, null)));
+        return;
+      }
+    }
+    freeAtPs = t;
+  }
+
+  /** The answer to the resume's call, at a step boundary of its CPU. */
+  void handle(SimMessage m, Outbox out) {
+    if (m instanceof BlockDevice.Submitted s) {
+      submitted(s, out);
+    } else if (m instanceof BioSetActor.Put p) {
+      resuming = false;
+      next(p.atPs(), out);
+    } else {
+      throw new InvariantBroken(name + ": not a reply to dmsetup: " + m);
+    }
   }
 
   /** What the resubmission ended at once completes on each request's own ring; bio_put here. */
-  private void onDeviceReply(FromDevice m, Outbox out) {
-    if (!(m.reply() instanceof BlockDevice.Submitted s) || !s.wouldBlock().isEmpty()) {
-      throw new InvariantBroken(name() + ": the resume's submission answered " + m.reply());
+  private void submitted(BlockDevice.Submitted s, Outbox out) {
+    if (!s.wouldBlock().isEmpty()) {
+      throw new InvariantBroken(name + ": the resume's submission answered " + s);
     }
     if (s.ended().isEmpty()) {
       resuming = false;
+      next(s.atPs(), out);
       return;
     }
     long t = s.atPs();
@@ -136,25 +151,58 @@ public final class DmSetup extends AbstractComponent<DmSetup.Command> {
           .computeIfAbsent(req.owner(), k -> new ArrayList<>())
           .add(new Cpu.Completion(req, CpuCore.res(bio)));
     }
-    t += charger.charge(cpu, CpuTime.SUBMIT, IoRw.END_IO_PATH, s.ended().size());
+    t += charger.charge(cpu.index, CpuTime.SUBMIT, IoRw.END_IO_PATH, s.ended().size());
     for (Map.Entry<Integer, List<Cpu.Completion>> e : byRing.entrySet()) {
-      t += charger.charge(cpu, CpuTime.SUBMIT, remoteCompletion, e.getValue().size());
-      out.send(rings.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
+      t += charger.charge(cpu.index, CpuTime.SUBMIT, remoteCompletion, e.getValue().size());
+      out.send(cpu.peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
     }
-    out.send(bioset, new BioSetActor.PutBios(t, cpu, CpuTime.SUBMIT, s.ended(), biosetReplies));
+    out.send(
+        cpu.bioset,
+        new BioSetActor.PutBios(t, cpu.index, CpuTime.SUBMIT, s.ended(), biosetReplies));
   }
 
+  /** Its resume's call is out: the CPU is busy with it. */
+  boolean inFlight() {
+    return resuming;
+  }
+
+  /** Woken by a command and not yet switched in. */
+  boolean woken() {
+    return woken;
+  }
+
+  /** From when its CPU is free of it: asleep since its last command. */
+  long freeAtPs() {
+    return freeAtPs;
+  }
+
+  int slot() {
+    return slot;
+  }
+
+  /** The CPU it runs on. */
   public int index() {
-    return cpu;
+    return cpu.index;
+  }
+
+  /** The process's name, as its books give it. */
+  public String name() {
+    return name;
   }
 
   public CostLedger ledger() {
     return charger.ledger();
   }
 
+  /** What it ran and waited on its CPU's run queue, or null if it never ran. */
+  public blksim.queues.kernel.sched.SchedEntity sched() {
+    return task.se;
+  }
+
   /** Every suspend was followed by its resume, and the resume's work finished. */
-  public void audit(blksim.queues.books.Books books) {
-    books.drainedEqual(suspends, resumes, name() + ": suspends vs resumes");
-    books.drained(!resuming, name() + ": the resume's work never finished");
+  public void audit(Books books) {
+    books.drainedEqual(suspends, resumes, name + ": suspends vs resumes");
+    books.drained(
+        !resuming && due.isEmpty(), name + ": a command, or the resume's work, never finished");
   }
 }

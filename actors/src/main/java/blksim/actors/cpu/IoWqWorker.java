@@ -48,6 +48,9 @@ public final class IoWqWorker {
   private final IoWorker worker;
   private final WorkerSpin spin;
 
+  /** Whether it runs on its thread's CPU. */
+  private final boolean shared;
+
   /** Its thread's CPU, whose ring it issues for. */
   private final SimRef<Cpu.Command> owner;
 
@@ -88,6 +91,7 @@ public final class IoWqWorker {
     this.cfg = cfg;
     this.charger = charger;
     this.owner = owner;
+    this.shared = shared;
     this.spin =
         shared && cfg.iopoll()
             ? new WorkerSpin(charger, cpu.index, cfg.allocCache(), reschedTick)
@@ -225,6 +229,20 @@ public final class IoWqWorker {
   /** Whether it waits for the ring's {@code uring_lock}: its CPU takes interrupts meanwhile. */
   boolean waitsForLock() {
     return worker.waitsForLock();
+  }
+
+  /**
+   * Whether it spins for its ring's {@code uring_lock} while the lock's owner, its thread, runs on
+   * another CPU: the mutex's optimistic spin, which only a {@code need_resched} of its own CPU ends
+   * ({@code mutex_spin_on_owner}). On its thread's CPU the owner does not run while it waits.
+   */
+  boolean spinsOnRunningOwner() {
+    return !shared && worker.waitsForLock();
+  }
+
+  /** A task woken at {@code t} preempts its spin for the lock: it sleeps on the mutex. */
+  void lockSleeps(long t) {
+    worker.lockSleeps(t);
   }
 
   /** An interrupt took {@code ps} of its CPU while it waited for the lock. */

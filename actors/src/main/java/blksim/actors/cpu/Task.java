@@ -10,12 +10,16 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One task of a CPU ({@code struct task_struct}): one of t/io_uring's submitter threads (its loop,
- * its ring) or a thread's io-wq worker ({@link IoWqWorker}), with its place in the CPU's run queue
- * and, while another task has the CPU, where it will go on. The CPU's schedule treats both kinds
- * alike: each runs, makes calls, sleeps, is woken and is switched where the kernel would.
+ * its ring), a thread's io-wq worker ({@link IoWqWorker}) or a {@code dmsetup} process ({@link
+ * DmSetup}), with its place in the CPU's run queue and, while another task has the CPU, where it
+ * will go on. The CPU's schedule treats every kind alike: each runs, makes calls, sleeps, is woken
+ * and is switched where the kernel would.
  */
 public final class Task {
-  /** Its place on the CPU: its threads first, in thread order, then its io-wq workers. */
+  /**
+   * Its place on the CPU: its threads first, in thread order, then its io-wq workers, then its
+   * dmsetup processes.
+   */
   final int slot;
 
   /** A thread's core; null for an io-wq worker. */
@@ -27,8 +31,11 @@ public final class Task {
   /** A thread's loop; null for a worker. */
   final ThreadLoop run;
 
-  /** An io-wq worker; null for a thread. */
+  /** An io-wq worker; null for another kind. */
   final IoWqWorker worker;
+
+  /** A dmsetup process; null for another kind. */
+  final DmSetup dmsetup;
 
   /** Its entity in the CPU's run queue, from its fork on. */
   SchedEntity se;
@@ -49,6 +56,7 @@ public final class Task {
             ? new SyncReadPath(core, thread)
             : core.cfg.aio() ? new AioPath(core, thread) : thread;
     this.worker = null;
+    this.dmsetup = null;
   }
 
   /** An io-wq worker. */
@@ -58,8 +66,21 @@ public final class Task {
     this.thread = null;
     this.run = null;
     this.worker = worker;
+    this.dmsetup = null;
     worker.task = this;
     this.started = true; // it runs once woken for work
+  }
+
+  /** A dmsetup process. */
+  Task(DmSetup dmsetup) {
+    this.slot = dmsetup.slot();
+    this.core = null;
+    this.thread = null;
+    this.run = null;
+    this.worker = null;
+    this.dmsetup = dmsetup;
+    dmsetup.task = this;
+    this.started = true; // it runs once woken by a command
   }
 
   /**
@@ -72,6 +93,8 @@ public final class Task {
       run.pass(t, out);
     } else if (worker != null) {
       worker.switchedIn(t, out);
+    } else if (dmsetup != null) {
+      dmsetup.switchedIn(t, out);
     } else if (thread.loop().woken()) {
       run.wake(t, out);
     } else {
@@ -83,6 +106,8 @@ public final class Task {
   void handle(SimMessage m, Outbox out) {
     if (worker != null) {
       worker.handle(m, out);
+    } else if (dmsetup != null) {
+      dmsetup.handle(m, out);
     } else {
       run.handle(m, out);
     }
@@ -112,8 +137,12 @@ public final class Task {
   /**
    * Whether the task reaches a point where the CPU schedules at {@code m}: a thread's return to
    * user space or a {@code might_sleep}, a worker's {@code cond_resched}. ksoftirqd runs there.
+   * dmsetup runs its command through to its sleep.
    */
   boolean schedulesAt(SimMessage m) {
+    if (dmsetup != null) {
+      return false;
+    }
     return worker != null ? worker.condReschedAt(m) : Ksoftirqd.schedulesAt(m);
   }
 
@@ -123,6 +152,9 @@ public final class Task {
    * ring's teardown's {@code cond_resched}; a worker at its {@code cond_resched}.
    */
   boolean preemptibleAt(SimMessage m) {
+    if (dmsetup != null) {
+      return false;
+    }
     if (worker != null) {
       return worker.condReschedAt(m);
     }
@@ -131,6 +163,9 @@ public final class Task {
 
   /** A call of the task is out: the CPU is busy with it until the reply comes back. */
   boolean inFlight() {
+    if (dmsetup != null) {
+      return dmsetup.inFlight();
+    }
     return worker != null ? worker.inFlight() : thread.inFlight();
   }
 
@@ -144,6 +179,9 @@ public final class Task {
 
   /** From when the CPU is free of the task's work (asleep, or ended). */
   public long freeAtPs() {
+    if (dmsetup != null) {
+      return dmsetup.freeAtPs();
+    }
     return worker != null ? worker.freeAtPs() : thread.freeAtPs();
   }
 
@@ -152,8 +190,11 @@ public final class Task {
     return thread != null && thread.exiting();
   }
 
-  /** A completion or work woke the task from its sleep, and it has not run since. */
+  /** A completion, work or a command woke the task from its sleep, and it has not run since. */
   boolean woken() {
+    if (dmsetup != null) {
+      return dmsetup.woken();
+    }
     return worker != null ? worker.woken() : thread.loop().woken();
   }
 
@@ -164,10 +205,16 @@ public final class Task {
 
   /** The task's name, as {@code comm}: t/io_uring's threads have the tool's, workers io_uring's. */
   String comm() {
+    if (dmsetup != null) {
+      return "dmsetup";
+    }
     return worker != null ? "iou-wrk-" + worker.thread() : "submitter" + core.cfg.submitter();
   }
 
   private String cpuName() {
+    if (dmsetup != null) {
+      return dmsetup.name();
+    }
     return core != null ? core.self.name() : worker.name();
   }
 
@@ -175,6 +222,8 @@ public final class Task {
   void audit(Books books, String name) {
     if (worker != null) {
       worker.audit(books);
+    } else if (dmsetup != null) {
+      dmsetup.audit(books);
     } else {
       run.audit(books, name);
     }
@@ -183,6 +232,11 @@ public final class Task {
   /** The t/io_uring thread this is, or whose io-wq worker it is. */
   public int submitterIndex() {
     return worker != null ? worker.thread() : core.cfg.submitter();
+  }
+
+  /** Whether this is one of t/io_uring's submitter threads. */
+  public boolean isThread() {
+    return thread != null;
   }
 
   /** Whether this is an io-wq worker. */
@@ -197,6 +251,9 @@ public final class Task {
 
   /** The CPU it runs on. */
   public int cpu() {
+    if (dmsetup != null) {
+      return dmsetup.index();
+    }
     return core != null ? core.index : worker.index();
   }
 

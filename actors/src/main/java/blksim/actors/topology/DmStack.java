@@ -2,7 +2,7 @@ package blksim.actors.topology;
 
 import blksim.actors.block.Disk;
 import blksim.actors.block.bio.BioSetActor;
-import blksim.actors.cpu.DmSetup;
+import blksim.actors.cpu.Cpu;
 import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.SimRef;
@@ -105,34 +105,32 @@ final class DmStack {
   }
 
   /**
-   * One dmsetup process per device with suspend events, on {@code cpu}, each event a suspend and
-   * its resume at their virtual times.
+   * The devices with suspend events, in the order of their first event: one dmsetup process each.
    */
-  static List<DmSetup> setups(
-      BlksimSettings s,
-      Registry registry,
-      DmStack dms,
-      int cpu,
-      SimRef<BioSetActor.Command> bioset,
-      Map<Integer, SimRef<blksim.actors.cpu.Cpu.Command>> rings,
-      PathCosts costs) {
-    Map<Integer, SimRef<DmSetup.Command>> byMinor = new TreeMap<>();
-    List<DmSetup> all = new ArrayList<>();
+  static List<String> suspended(BlksimSettings s) {
+    List<String> names = new ArrayList<>();
     for (DmSettings.Suspend e : s.dm().suspends()) {
-      SimRef<DmSetup.Command> ref = byMinor.get(e.minor());
-      if (ref == null) {
-        String name = DmSettings.name(e.minor());
-        ref = registry.reserve("cpu" + cpu + "-dmsetup-" + name);
-        DmSetup setup = new DmSetup(cpu, ref, dms.refs.get(name), bioset, rings, costs);
-        registry.bind(ref, setup);
-        all.add(setup);
-        byMinor.put(e.minor(), ref);
+      String name = DmSettings.name(e.minor());
+      if (!names.contains(name)) {
+        names.add(name);
       }
-      long at = VirtualTime.ps(e.atNs());
-      registry.initial(ref, new DmSetup.SuspendAt(at));
-      registry.initial(ref, new DmSetup.ResumeAt(at + VirtualTime.ps(e.forNs())));
     }
-    return all;
+    return names;
+  }
+
+  /**
+   * The commands of the dmsetup processes, each suspend at its virtual time with its length, to the
+   * CPU {@code cpu} that runs them; the process of the {@code i}-th device of {@link #suspended} is
+   * in slot {@code firstSlot + i}.
+   */
+  static void commands(
+      BlksimSettings s, Registry registry, SimRef<Cpu.Command> cpu, int firstSlot) {
+    List<String> names = suspended(s);
+    for (DmSettings.Suspend e : s.dm().suspends()) {
+      int slot = firstSlot + names.indexOf(DmSettings.name(e.minor()));
+      registry.initial(
+          cpu, new Cpu.DmSetupAt(VirtualTime.ps(e.atNs()), slot, VirtualTime.ps(e.forNs())));
+    }
   }
 
   /** The devices' addresses by name, for the CPUs whose interrupts end their clones. */

@@ -158,11 +158,6 @@ final class ModelSupport {
     for (int t = 0; t < u.threads(); t++) {
       cpuOf.add(cpus.cpuOf(t));
     }
-    String sharing = sharing(cpuOf);
-    if (sharing != null) {
-      Limit.SHARED_CPU_DM_SUSPEND.refuseIf(
-          !s.dm().suspends().isEmpty(), "a DM suspend with " + sharing);
-    }
     // null_blk clamps its queue counts to nr_cpu_ids (null_init / null_validate_conf).
     NullBlkSettings clamped =
         n.withQueues(
@@ -201,30 +196,25 @@ final class ModelSupport {
     }
     int most = load.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     boolean suspend = !s.dm().suspends().isEmpty();
-    // A suspended DM device turns io_uring's REQ_NOWAIT bios away: io-wq reissues them.
-    List<Integer> forSuspend =
-        suspend
-            ? freeCpus(
-                    s,
-                    plan,
-                    u.threads() + 1,
-                    "a DM suspend: each thread's io-wq worker and the dmsetup process")
-                .subList(0, u.threads())
-            : List.of();
+    // A suspended DM device turns io_uring's REQ_NOWAIT bios away: io-wq reissues them, blocking
+    // (md->deferred holds them until the resume), from a CPU of the worker's own or its thread's.
+    List<Integer> forSuspend = suspend ? ownOrThreads(s, plan) : List.of();
     if (most <= tags || u.nop() || u.syncIo() || u.aio()) {
       // nops take no tag; sync and aio reads share their queues' tags as their checks say
       return forSuspend;
     }
+    for (int t = 0; t < forSuspend.size(); t++) {
+      Limit.IO_WQ_SPIN.refuseIf(
+          forSuspend.get(t).equals(plan.submitterCpus().get(t)),
+          "a DM suspend where "
+              + why(plan, most, tags)
+              + ": thread "
+              + t
+              + "'s io-wq worker, with no CPU left, spinning for a tag on the thread's CPU (give"
+              + " the machine a CPU for each thread's worker with --cpus)");
+    }
     String sharing = sharing(plan.submitterCpus());
-    String why =
-        most
-            + " I/Os can be in flight on a hardware queue with "
-            + (tags == plan.nullBlk().hwQueueDepth()
-                ? "null_blk hw_queue_depth=" + tags + " tags"
-                : tags
-                    + " tags to allocate from (queue nr_requests; hw_queue_depth="
-                    + plan.nullBlk().hwQueueDepth()
-                    + ")");
+    String why = why(plan, most, tags);
     NullBlkSettings nb = plan.nullBlk();
     // -p0: io-wq's blocking issue sleeps on the tag wait queue; its timers fire on its CPU. A fault
     // (timeout=, requeue=) on such a queue, or a DM device on it, is not modelled with it yet.
@@ -262,6 +252,37 @@ final class ModelSupport {
     }
     List<Integer> workers = placeWorkers(s, plan, cfgs, load, tags, why);
     return workers;
+  }
+
+  /** What makes tags run out, in words, for a refusal. */
+  private static String why(Placement plan, int most, int tags) {
+    return most
+        + " I/Os can be in flight on a hardware queue with "
+        + (tags == plan.nullBlk().hwQueueDepth()
+            ? "null_blk hw_queue_depth=" + tags + " tags"
+            : tags
+                + " tags to allocate from (queue nr_requests; hw_queue_depth="
+                + plan.nullBlk().hwQueueDepth()
+                + ")");
+  }
+
+  /**
+   * The CPU of each thread's io-wq worker where it needs no CPU of its own: the CPUs with no
+   * submitter go to the first threads' workers, and the others share their thread's CPU (the
+   * scheduler wakes a worker on an idle CPU of the node, or on the waker's).
+   */
+  private static List<Integer> ownOrThreads(BlksimSettings s, Placement plan) {
+    int threads = s.ioUring().threads();
+    List<Integer> cpus = new ArrayList<>();
+    for (int cpu = 0; cpu < s.cpu().count() && cpus.size() < threads; cpu++) {
+      if (!plan.submitterCpus().contains(cpu)) {
+        cpus.add(cpu);
+      }
+    }
+    for (int t = cpus.size(); t < threads; t++) {
+      cpus.add(plan.submitterCpus().get(t));
+    }
+    return cpus;
   }
 
   /**
@@ -323,37 +344,27 @@ final class ModelSupport {
   }
 
   /**
-   * The CPU the dmsetup process of a DM suspend runs on: the first with no submitter and no io-wq
-   * worker, or -1 when there is no suspend.
+   * The CPU the dmsetup processes of DM suspends run on, or -1 when there is none: the idlest, as
+   * the scheduler places a new task ({@code select_task_rq_fair}): the first with no task, else the
+   * first that runs io-wq workers only (asleep but for the reads they retry), else the first of the
+   * CPUs with the fewest threads.
    */
   static int dmsetupCpu(BlksimSettings s, Placement plan, List<Integer> workerCpus) {
     if (s.dm().suspends().isEmpty()) {
       return -1;
     }
+    int best = 0;
+    long fewest = Long.MAX_VALUE;
     for (int cpu = 0; cpu < s.cpu().count(); cpu++) {
-      if (!plan.submitterCpus().contains(cpu) && !workerCpus.contains(cpu)) {
-        return cpu;
+      long load =
+          (long) java.util.Collections.frequency(plan.submitterCpus(), cpu) * s.cpu().count()
+              + java.util.Collections.frequency(workerCpus, cpu);
+      if (load < fewest) {
+        best = cpu;
+        fewest = load;
       }
     }
-    throw new IllegalStateException("no CPU left for dmsetup");
-  }
-
-  /** The first {@code n} CPUs with no submitter, or one line saying how many CPUs are needed. */
-  private static List<Integer> freeCpus(BlksimSettings s, Placement plan, int n, String forWhat) {
-    List<Integer> free = new ArrayList<>();
-    for (int cpu = 0; cpu < s.cpu().count() && free.size() < n; cpu++) {
-      if (!plan.submitterCpus().contains(cpu)) {
-        free.add(cpu);
-      }
-    }
-    if (free.size() < n) {
-      throw new ConfigError(
-          forWhat
-              + " run on CPUs with no submitter; give the machine "
-              + (plan.submitterCpus().size() + n)
-              + " CPUs with --cpus");
-    }
-    return free;
+    return best;
   }
 
   /**

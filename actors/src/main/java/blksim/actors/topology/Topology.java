@@ -58,7 +58,7 @@ public final class Topology {
   private final BioSetActor bioset;
   private final List<NullBlkActor> devices = new ArrayList<>();
   private final DmStack dms;
-  private final List<DmSetup> dmsetups;
+  private final List<DmSetup> dmsetups = new ArrayList<>();
 
   private Topology(BlksimSettings s, StatusSink sink) {
     ModelSupport.Placement plan = ModelSupport.check(s);
@@ -247,6 +247,18 @@ public final class Topology {
               new Cpu.TaskLinks(
                   slots.get(t), sub, new IoRingCtx(sq, cq, owners.get(t)), cfg, workerRef));
     }
+    // dmsetup processes go after the threads and workers of their CPU (ModelSupport.dmsetupCpu)
+    int dmsetupCpu = ModelSupport.dmsetupCpu(s, plan, workerCpus);
+    List<String> suspended = DmStack.suspended(s);
+    int dmsetupSlot =
+        threadsOf.getOrDefault(dmsetupCpu, List.of()).size()
+            + workersOf.getOrDefault(dmsetupCpu, List.of()).size();
+    Map<Integer, List<Cpu.DmSetupLinks>> dmsetupsOf = new TreeMap<>();
+    for (int i = 0; i < suspended.size(); i++) {
+      dmsetupsOf
+          .computeIfAbsent(dmsetupCpu, k -> new ArrayList<>())
+          .add(new Cpu.DmSetupLinks(dmsetupSlot + i, suspended.get(i)));
+    }
     for (Map.Entry<Integer, List<Cpu.TaskLinks>> e : threadsOf.entrySet()) {
       int cpuId = e.getKey();
       SimRef<Cpu.Command> ref = cpuById.get(cpuId);
@@ -257,6 +269,7 @@ public final class Topology {
                   ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
               e.getValue(),
               workersOf.getOrDefault(cpuId, List.of()),
+              dmsetupsOf.getOrDefault(cpuId, List.of()),
               costs,
               nrCpus,
               TickSched.schedTick(s));
@@ -282,6 +295,27 @@ public final class Topology {
                   ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
               List.of(),
               e.getValue(),
+              dmsetupsOf.getOrDefault(w, List.of()),
+              costs,
+              nrCpus,
+              TickSched.schedTick(s));
+      workerCpusAlone.add(cpu);
+      registry.bind(ref, cpu);
+    }
+    if (!suspended.isEmpty()
+        && !threadsOf.containsKey(dmsetupCpu)
+        && !workersOf.containsKey(dmsetupCpu)) {
+      // a CPU that runs dmsetup alone
+      SimRef<Cpu.Command> ref = registry.reserve("cpu" + dmsetupCpu);
+      cpuById.put(dmsetupCpu, ref);
+      Cpu cpu =
+          new Cpu(
+              dmsetupCpu,
+              new Cpu.Links(
+                  ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
+              List.of(),
+              List.of(),
+              dmsetupsOf.get(dmsetupCpu),
               costs,
               nrCpus,
               TickSched.schedTick(s));
@@ -296,15 +330,12 @@ public final class Topology {
     }
     workers.sort(java.util.Comparator.comparingInt(IoWqWorker::thread));
     cpus.addAll(workerCpusAlone);
-    dmsetups =
-        DmStack.setups(
-            s,
-            registry,
-            dms,
-            ModelSupport.dmsetupCpu(s, plan, workerCpus),
-            biosetRef,
-            cpuById,
-            costs);
+    for (Cpu cpu : cpus) {
+      dmsetups.addAll(cpu.dmsetups());
+    }
+    if (!suspended.isEmpty()) {
+      DmStack.commands(s, registry, cpuById.get(dmsetupCpu), dmsetupSlot);
+    }
     registry.bind(
         mainRef,
         new MainThread(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.config.BlksimSettings;
 import blksim.config.ConfigError;
+import blksim.queues.time.VirtualTime;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,10 +62,33 @@ class DmSuspendTest {
   }
 
   @Test
+  void dmsetupWithNoCpuOfItsOwnShouldTakeItsTurnBesideTheOtherTasks() {
+    for (int cpus = 1; cpus <= 2; cpus++) {
+      // one CPU: the thread, its io-wq worker and dmsetup on it; two: dmsetup beside the worker
+      RunResult r =
+          Runs.sameOnBothEngines(
+              run(
+                  "cpu.count=" + cpus,
+                  "run.runtime=20ms",
+                  "dm.suspend=[\"dm-0 at 200us for 50us\"]"));
+      RunResult.Dm dm = r.dms().get(0);
+      assertTrue(dm.suspendedNowait() > 0, cpus + " CPUs: the suspend turned bios away");
+      assertEquals(dm.suspendedDeferred(), dm.resubmitted(), cpus + " CPUs: all resubmitted");
+      assertEquals(r.done(), r.submitters().get(0).completed(), "every I/O completed once");
+      if (cpus == 2) {
+        // the worker spins for uring_lock, which the polling thread holds waiting for what the
+        // suspend deferred, until the tick ends its slice and dmsetup runs the resume
+        assertTrue(
+            r.workers().get(0).lockWaitPs() > VirtualTime.ps(1_000_000),
+            "spun " + r.workers().get(0).lockWaitPs() + " ps");
+      }
+    }
+  }
+
+  @Test
   void whatIsNotModelledOrCannotEndShouldBeRefused() {
     refused("the run's end", "dm.suspend=[\"dm-0 at 900us for 200us\"]");
     refused("-p0", "dm.suspend=[\"dm-0 at 200us for 50us\"]", "io-uring.polled=false");
-    refused("--cpus", "dm.suspend=[\"dm-0 at 200us for 50us\"]", "cpu.count=2");
     refused("overlaps", "dm.suspend=[\"dm-0 at 200us for 50us\", \"dm-0 at 210us for 5us\"]");
     refused("accepted '<dm-N> at <duration>", "dm.suspend=[\"dm-0 200us\"]");
     refused("no such device dm-1", "dm.suspend=[\"dm-1 at 200us for 50us\"]");

@@ -61,6 +61,12 @@ public final class IoWorker {
     CALL_OUT,
     /** Its ring's {@code uring_lock} asked for: it spins or sleeps until it has it. */
     LOCK_WAIT,
+    /**
+     * Asleep in the {@code uring_lock} mutex: a task woken on its CPU asked it to reschedule, which
+     * ends the mutex's optimistic spin ({@code mutex_optimistic_spin} checks {@code need_resched});
+     * the lock's grant wakes it.
+     */
+    LOCK_SLEEP,
     /** Turning in the {@code -EAGAIN} loop on its thread's CPU ({@link WorkerSpin}). */
     SPINNING
   }
@@ -223,6 +229,9 @@ public final class IoWorker {
    * the request on the IOPOLL list ({@link UringLockWait#granted}), and the next one is issued.
    */
   public WorkerCall lockGranted(long at) {
+    if (state == State.LOCK_SLEEP) {
+      state = State.LOCK_WAIT; // woken by the grant, switched in at {@code at}
+    }
     answered(State.LOCK_WAIT);
     long t = lock.granted(at);
     wq.issued();
@@ -310,6 +319,21 @@ public final class IoWorker {
   /** Whether it waits for the ring's {@code uring_lock}: its CPU takes interrupts meanwhile. */
   public boolean waitsForLock() {
     return state == State.LOCK_WAIT;
+  }
+
+  /**
+   * A task woken on its CPU at {@code t} asks the worker, spinning for the lock, to reschedule: the
+   * mutex's optimistic spin ends and it sleeps until the lock is granted ({@code
+   * __mutex_lock_common}'s {@code schedule_preempt_disabled}); its CPU is free once it is switched
+   * out.
+   */
+  public void lockSleeps(long t) {
+    if (state != State.LOCK_WAIT) {
+      throw new InvariantBroken(name + ": a mutex sleep while " + state);
+    }
+    lock.sleeps(t);
+    state = State.LOCK_SLEEP;
+    freeAtPs = t + schedule();
   }
 
   /** An interrupt took {@code ps} of its CPU while it waited for the lock. */

@@ -20,6 +20,10 @@ public final class UringLockWait {
 
   private boolean waiting;
   private long askedAtPs;
+
+  /** When its spin ended in a sleep on the mutex, or -1 while it spins. */
+  private long sleptAtPs = -1;
+
   private long irqPs;
   private long waitedPs;
 
@@ -33,7 +37,16 @@ public final class UringLockWait {
   public void asked(long t) {
     waiting = true;
     askedAtPs = t;
+    sleptAtPs = -1;
     irqPs = 0;
+  }
+
+  /**
+   * The worker stops spinning at {@code t} and sleeps on the mutex: the wait it spent on its CPU
+   * ends there.
+   */
+  public void sleeps(long t) {
+    sleptAtPs = t;
   }
 
   /** Whether the worker waits for the lock: its CPU takes an interrupt at once. */
@@ -47,20 +60,21 @@ public final class UringLockWait {
 
   /** An interrupt took {@code ps} of the CPU; during the wait, that is not the wait's. */
   public void interrupted(long ps) {
-    if (waiting) {
+    if (waiting && sleptAtPs < 0) {
       irqPs += ps;
     }
   }
 
   /**
-   * The lock is the worker's at {@code at}: the wait is charged as lock wait, then {@code
-   * io_iopoll_req_issued} runs under the lock, after pulling over its lines.
+   * The lock is the worker's at {@code at} (or, if it slept on the mutex, it is switched back in at
+   * {@code at}): the wait it spun is charged as lock wait, then {@code io_iopoll_req_issued} runs
+   * under the lock, after pulling over its lines.
    *
    * @return the time after it
    */
   public long granted(long at) {
     waiting = false;
-    long waitPs = at - askedAtPs - irqPs;
+    long waitPs = (sleptAtPs >= 0 ? sleptAtPs : at) - askedAtPs - irqPs;
     waitedPs += waitPs;
     if (waitPs > 0) {
       charger.charge(

@@ -102,6 +102,25 @@ class IoWorkerTest {
   }
 
   @Test
+  void aTaskThatPreemptsItsSpinForTheUringLockShouldPutItToSleepOnTheMutex() {
+    IoWorker w = worker(true, null);
+    started(w, List.of(read(0)));
+    w.bioAllocated(Bio.onStack(1), 10, true);
+    w.submitted(List.of(), List.of(), 20);
+    long switches = calls(KernelFn.SCHEDULE);
+    w.lockSleeps(50); // mutex_optimistic_spin sees need_resched
+    assertFalse(w.inFlight(), "asleep: the CPU is free for the task that preempted it");
+    assertFalse(w.waitsForLock(), "its CPU's interrupts are not the wait's");
+    assertEquals(switches + 1, calls(KernelFn.SCHEDULE), "schedule_preempt_disabled");
+    assertTrue(w.freeAtPs() > 50, "free once switched out");
+    w.interrupted(7); // an interrupt while it sleeps is not taken from its wait
+    w.lockGranted(400); // woken by the grant, switched in at 400
+    assertEquals(50 - 20, w.lockWaitPs(), "only the spin is lock wait, not the sleep");
+    assertEquals(1, calls(KernelFn.IO_IOPOLL_REQ_ISSUED));
+    assertThrows(InvariantBroken.class, () -> w.lockSleeps(500), "it waits for no lock now");
+  }
+
+  @Test
   void aBioThatFindsNoTagOnAnIopollRingShouldEndWithEagainAndBeRetriedAfterCondResched() {
     IoWorker w = worker(true, null);
     IoKiocb req = read(0);
