@@ -313,7 +313,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
         throw new IllegalArgumentException(name() + ": dmsetup in slot " + d.slot());
       }
       DmSetup dmsetup =
-          new DmSetup(dmsetupName(index, d), d.slot(), cpu, links.dms().get(d.device()));
+          new DmSetup(
+              dmsetupName(index, d), d.slot(), cpu, d.device(), links.dms().get(d.device()));
       made.add(new Task(dmsetup));
       dmsetups.add(dmsetup);
     }

@@ -34,6 +34,7 @@ import java.util.TreeMap;
  */
 public final class DmSetup {
   private final String name;
+  private final String deviceName;
   private final int slot;
   private final ThisCpu cpu;
   private final SimRef<MappedDeviceActor.Command> device;
@@ -64,10 +65,17 @@ public final class DmSetup {
   /**
    * @param name the process's name, as its books and its ledger give it ({@code cpuN-dmsetup-dm-M})
    * @param slot its place on its CPU
+   * @param deviceName that device's name ({@code dm-M})
    * @param device the DM device it suspends and resumes
    */
-  DmSetup(String name, int slot, ThisCpu cpu, SimRef<MappedDeviceActor.Command> device) {
+  DmSetup(
+      String name,
+      int slot,
+      ThisCpu cpu,
+      String deviceName,
+      SimRef<MappedDeviceActor.Command> device) {
     this.name = name;
+    this.deviceName = deviceName;
     this.slot = slot;
     this.cpu = cpu;
     this.device = device;
@@ -183,6 +191,11 @@ public final class DmSetup {
   /** The CPU it runs on. */
   public int index() {
     return cpu.index;
+  }
+
+  /** The DM device it suspends and resumes ({@code dm-M}). */
+  public String device() {
+    return deviceName;
   }
 
   /** The process's name, as its books give it. */

@@ -3,6 +3,7 @@ package blksim.actors.topology;
 import blksim.actors.block.Disk;
 import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.cpu.Cpu;
+import blksim.actors.cpu.DmSetup;
 import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.engine.Registry;
 import blksim.actors.engine.SimRef;
@@ -149,11 +150,17 @@ final class DmStack {
     ioBs.forEach(b -> b.bioSet().audit(books));
   }
 
-  /** What each device did. */
-  List<RunResult.Dm> results() {
+  /** What each device did, and the dmsetup process of each that {@code dmsetups} has. */
+  List<RunResult.Dm> results(List<DmSetup> dmsetups) {
     List<RunResult.Dm> all = new ArrayList<>();
     for (int i = 0; i < devices.size(); i++) {
       MappedDevice md = devices.get(i).md();
+      DmSetup dmsetup = null;
+      for (DmSetup d : dmsetups) {
+        if (d.device().equals(md.name())) {
+          dmsetup = d;
+        }
+      }
       BioSet set = ioBs.get(i).bioSet();
       all.add(
           new RunResult.Dm(
@@ -165,7 +172,15 @@ final class DmStack {
               md.requeues().get(MappedDevice.Requeue.POLLED_EAGAIN),
               md.resubmitted(),
               md.requeues().get(MappedDevice.Requeue.SUSPENDED_NOWAIT),
-              md.requeues().get(MappedDevice.Requeue.SUSPENDED_DEFERRED)));
+              md.requeues().get(MappedDevice.Requeue.SUSPENDED_DEFERRED),
+              dmsetup == null ? -1 : dmsetup.index(),
+              dmsetup == null || dmsetup.sched() == null
+                  ? (dmsetup == null ? null : new RunResult.SchedInfo(0, 0, 0, 0))
+                  : new RunResult.SchedInfo(
+                      dmsetup.sched().sumExecRuntime(),
+                      dmsetup.sched().runDelay(),
+                      dmsetup.sched().nvcsw(),
+                      dmsetup.sched().nivcsw())));
     }
     return all;
   }

@@ -37,6 +37,8 @@ public record RunResult(
    * @param resubmitted originals md->wq submitted again
    * @param suspendedNowait REQ_NOWAIT bios turned away with -EAGAIN while suspended
    * @param suspendedDeferred other bios deferred while suspended, until resume
+   * @param dmsetupCpu the CPU of the dmsetup process that suspended it, or -1 when none did
+   * @param dmsetup that process's time on its CPU and its run queue, or null when none
    */
   public record Dm(
       String name,
@@ -47,7 +49,9 @@ public record RunResult(
       long requeuedPolledEagain,
       long resubmitted,
       long suspendedNowait,
-      long suspendedDeferred) {}
+      long suspendedDeferred,
+      int dmsetupCpu,
+      SchedInfo dmsetup) {}
 
   /**
    * A hardware queue's depth over the run.
@@ -174,18 +178,27 @@ public record RunResult(
   }
 
   /**
-   * Whether some CPU runs more than one task: submitter threads, or a thread and its io-wq worker
-   * (which has no CPU of its own).
+   * Whether some CPU runs more than one task: submitter threads, a thread and its io-wq worker
+   * (which has no CPU of its own), or a dmsetup process beside either.
    */
   public boolean sharedCpus() {
     return submitters.stream().map(Submitter::cpu).distinct().count() < submitters.size()
-        || workers.stream().anyMatch(this::sharesCpu);
+        || workers.stream().anyMatch(this::sharesCpu)
+        || dms.stream().anyMatch(this::dmsetupShares);
   }
 
-  /** Whether {@code cpu} runs more than one task. */
+  /** Whether {@code cpu} runs more than one task: threads, io-wq workers, dmsetup processes. */
   public boolean shared(int cpu) {
     long threads = submitters.stream().filter(s -> s.cpu() == cpu).count();
-    return threads + workers.stream().filter(w -> w.cpu() == cpu && sharesCpu(w)).count() > 1;
+    return threads
+            + workers.stream().filter(w -> w.cpu() == cpu).count()
+            + dms.stream().filter(d -> d.dmsetup() != null && d.dmsetupCpu() == cpu).count()
+        > 1;
+  }
+
+  /** Whether the dmsetup process of {@code dm} shares its CPU with another task. */
+  public boolean dmsetupShares(Dm dm) {
+    return dm.dmsetup() != null && shared(dm.dmsetupCpu());
   }
 
   /**

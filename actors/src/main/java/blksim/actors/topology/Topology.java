@@ -442,7 +442,7 @@ public final class Topology {
             set.cacheHits(), set.mempoolAllocs(), set.pruned(), set.freedUncached()),
         depths,
         ws,
-        dms.results(),
+        dms.results(dmsetups),
         books);
   }
 

@@ -38,6 +38,16 @@ class DmSuspendTest {
   }
 
   @Test
+  void dmsetupOnACpuOfItsOwnShouldNeverWait() {
+    RunResult r = Runs.sameOnBothEngines(run("dm.suspend=[\"dm-0 at 200us for 50us\"]"));
+    RunResult.Dm dm = r.dms().get(0);
+    assertEquals(2, dm.dmsetupCpu(), "after the thread's and its worker's");
+    assertEquals(0, dm.dmsetup().runDelayPs());
+    assertEquals(2, dm.dmsetup().nvcsw(), "it slept after the suspend and after the resume");
+    assertTrue(!r.dmsetupShares(dm) && !r.sharedCpus(), "no run-queue table");
+  }
+
+  @Test
   void aSuspendShouldCostWhatTheIoItHeldUpWouldHaveDone() {
     RunResult plain = Runs.sameOnBothEngines(run());
     RunResult held = Runs.sameOnBothEngines(run("dm.suspend=[\"dm-0 at 200us for 200us\"]"));
@@ -75,6 +85,9 @@ class DmSuspendTest {
       assertTrue(dm.suspendedNowait() > 0, cpus + " CPUs: the suspend turned bios away");
       assertEquals(dm.suspendedDeferred(), dm.resubmitted(), cpus + " CPUs: all resubmitted");
       assertEquals(r.done(), r.submitters().get(0).completed(), "every I/O completed once");
+      assertEquals(cpus - 1, dm.dmsetupCpu(), "the idlest CPU: the worker's, else the thread's");
+      assertTrue(r.dmsetupShares(dm) && r.sharedCpus(), "the run-queue table shows it");
+      assertTrue(dm.dmsetup().runDelayPs() > 0, "it waited for the CPU: its commands came late");
       if (cpus == 2) {
         // the worker spins for uring_lock, which the polling thread holds waiting for what the
         // suspend deferred, until the tick ends its slice and dmsetup runs the resume

@@ -173,6 +173,16 @@ public final class JsonReport {
           }
         }
       }
+      for (RunResult.Worker w : res.workers()) {
+        if (!res.sharesCpu(w) && res.shared(w.cpu())) { // on a CPU of its own, beside dmsetup
+          tasks.add(runQueueEntry("worker_of", w.thread(), w.cpu(), w.sched()));
+        }
+      }
+      for (RunResult.Dm dm : res.dms()) {
+        if (res.dmsetupShares(dm)) {
+          tasks.add(runQueueEntry("dmsetup_of", quote(dm.name()), dm.dmsetupCpu(), dm.dmsetup()));
+        }
+      }
       b.append("  \"run_queue\": [\n").append(String.join(",\n", tasks)).append("\n  ],\n");
     }
     List<String> hctxs = new ArrayList<>();
@@ -249,16 +259,22 @@ public final class JsonReport {
   }
 
   /**
-   * One task of the run-queue table: a thread ({@code "thread"}) or a thread's io-wq worker ({@code
-   * "worker_of"}), with its CPU and its schedstat.
+   * One task of the run-queue table: a thread ({@code "thread"}), a thread's io-wq worker ({@code
+   * "worker_of"}) or a DM device's dmsetup process ({@code "dmsetup_of"}), with its CPU and its
+   * schedstat.
    */
   private static String runQueueEntry(String key, int thread, int cpu, RunResult.SchedInfo s) {
+    return runQueueEntry(key, Integer.toString(thread), cpu, s);
+  }
+
+  /** One task of the run-queue table, {@code value} already in JSON. */
+  private static String runQueueEntry(String key, String value, int cpu, RunResult.SchedInfo s) {
     return String.format(
         Locale.ROOT,
-        "    {\"%s\": %d, \"cpu\": %d, \"on_cpu_ns\": %d, \"run_delay_ns\": %d,"
+        "    {\"%s\": %s, \"cpu\": %d, \"on_cpu_ns\": %d, \"run_delay_ns\": %d,"
             + " \"nvcsw\": %d, \"nivcsw\": %d}",
         key,
-        thread,
+        value,
         cpu,
         s.onCpuPs() / VirtualTime.PS_PER_NS,
         s.runDelayPs() / VirtualTime.PS_PER_NS,

@@ -85,15 +85,17 @@ final class RunTables {
       t.row(
           q.hasPath("worker_of")
               ? "io-wq worker of " + q.getLong("worker_of")
-              : Long.toString(q.getLong("thread")),
+              : q.hasPath("dmsetup_of")
+                  ? "dmsetup of " + q.getString("dmsetup_of")
+                  : Long.toString(q.getLong("thread")),
           Long.toString(q.getLong("cpu")),
           String.format(Locale.ROOT, "%.3f", q.getLong("on_cpu_ns") / 1e6),
           String.format(Locale.ROOT, "%.3f", q.getLong("run_delay_ns") / 1e6),
           Long.toString(q.getLong("nvcsw")),
           Long.toString(q.getLong("nivcsw")));
     }
-    return "<h2>Tasks that share a CPU</h2>\n<p class=\"note\">Threads, and a thread's io-wq worker"
-        + " where no CPU was left for it: they take turns on its CFS run"
+    return "<h2>Tasks that share a CPU</h2>\n<p class=\"note\">Threads, a thread's io-wq worker"
+        + " where no CPU was left for it, and a DM suspend's dmsetup: they take turns on its CFS run"
         + " queue: the time each ran, the time it waited runnable while another ran (run_delay),"
         + " and its switches out, asleep (nvcsw) or preempted (nivcsw).</p>\n"
         + t

@@ -284,10 +284,11 @@ public final class Summary {
   }
 
   /**
-   * How the tasks that share a CPU took turns on it (threads, and a thread's io-wq worker where no
-   * CPU was left for it, as {@code wrkN} after its thread): the time each ran and waited on the run
-   * queue (runnable, another running: {@code run_delay}), and its switches, voluntary (it slept)
-   * and not (preempted). Printed only when some CPU runs more than one.
+   * How the tasks that share a CPU took turns on it (threads, a thread's io-wq worker where no CPU
+   * was left for it, as {@code wrkN} after its thread, and a DM suspend's {@code dmsetup} where it
+   * had no CPU of its own, last): the time each ran and waited on the run queue (runnable, another
+   * running: {@code run_delay}), and its switches, voluntary (it slept) and not (preempted).
+   * Printed only when some CPU runs more than one.
    */
   private static void runQueue(RunReport r, PrintStream out) {
     RunResult res = r.result();
@@ -322,10 +323,21 @@ public final class Summary {
         }
       }
     }
+    for (RunResult.Worker w : res.workers()) {
+      if (!res.sharesCpu(w) && res.shared(w.cpu())) { // on a CPU of its own, beside dmsetup
+        runQueueRow(res, w.cpu(), "wrk" + w.thread(), -1, w.sched(), out);
+      }
+    }
+    for (RunResult.Dm dm : res.dms()) {
+      if (res.dmsetupShares(dm)) {
+        runQueueRow(res, dm.dmsetupCpu(), "dmsetup", -1, dm.dmsetup(), out);
+      }
+    }
   }
 
   /**
-   * One task's row of the run-queue table; {@code iops} -1 for an io-wq worker, which reads none.
+   * One task's row of the run-queue table; {@code iops} -1 for an io-wq worker or dmsetup, which
+   * read none.
    */
   private static void runQueueRow(
       RunResult res, int cpu, String task, long iops, RunResult.SchedInfo sched, PrintStream out) {
