@@ -143,12 +143,7 @@ public enum Limit {
       Area.AIO,
       "aio-tag-sleep",
       "-a1 with more requests at once on a queue than tags, where they end in queue_rq (irqmode 0"
-          + " or 1) or under mq-deadline: io_submit sleeping for a tag (with timers it runs)."),
-
-  SHARED_CPU_DM_REQUEUE(
-      Area.SHARED_CPUS,
-      "shared-cpu-dm-requeue",
-      "DM clones short of tags, requeued, beside threads that share a CPU.");
+          + " or 1) or under mq-deadline: io_submit sleeping for a tag (with timers it runs).");
 
   /** The area a limit belongs to, the heading it is listed under. */
   public enum Area {
@@ -160,8 +155,7 @@ public enum Limit {
     IO_WQ("io-wq"),
     OUTSIDE_THE_RING("-S1 and -a1 (reads outside the ring)"),
     SYNC("-S1 (preadv2)"),
-    AIO("-a1 (libaio)"),
-    SHARED_CPUS("Threads that share a CPU");
+    AIO("-a1 (libaio)");
 
     private final String heading;
 

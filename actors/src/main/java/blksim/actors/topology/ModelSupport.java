@@ -213,7 +213,6 @@ final class ModelSupport {
               + "'s io-wq worker, with no CPU left, spinning for a tag on the thread's CPU (give"
               + " the machine a CPU for each thread's worker with --cpus)");
     }
-    String sharing = sharing(plan.submitterCpus());
     String why = why(plan, most, tags);
     NullBlkSettings nb = plan.nullBlk();
     // -p0: io-wq's blocking issue sleeps on the tag wait queue; its timers fire on its CPU. A fault
@@ -232,9 +231,6 @@ final class ModelSupport {
     if (!rawShort) {
       // Only DM clones can find no tag: DM requeues them (dm_handle_requeue), io-wq never sees
       // them.
-      Limit.SHARED_CPU_DM_REQUEUE.refuseIf(
-          sharing != null,
-          "DM with " + why + " and " + sharing + " (DM's requeue beside threads that take turns)");
       dmShortOfTags(plan, cfgs, why, tags);
       return forSuspend;
     }
@@ -283,20 +279,6 @@ final class ModelSupport {
       cpus.add(plan.submitterCpus().get(t));
     }
     return cpus;
-  }
-
-  /**
-   * The first two threads that share a CPU, in words ("threads 0 and 1 on CPU 0"), or null when
-   * every thread has a CPU of its own.
-   */
-  static String sharing(List<Integer> cpuOf) {
-    for (int t = 1; t < cpuOf.size(); t++) {
-      int first = cpuOf.indexOf(cpuOf.get(t));
-      if (first < t) {
-        return "threads " + first + " and " + t + " on CPU " + cpuOf.get(t);
-      }
-    }
-    return null;
   }
 
   /** A null_blk without poll queues, as the user gave it: 5.15's, or poll_queues=0. */

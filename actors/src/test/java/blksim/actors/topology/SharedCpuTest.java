@@ -219,6 +219,34 @@ class SharedCpuTest {
   }
 
   @Test
+  void threadsThatShareACpuShouldShareItsMdWqRequeueOfDmClonesShortOfTags() {
+    // two polling threads on one CPU read dm-0 over 8 tags: clones find no tag, end
+    // BLK_STS_AGAIN, and md->wq resubmits the originals of both threads, not polled, in the call
+    // of whichever runs; each completes on its own ring
+    RunResult r =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                Runs.D32,
+                "io-uring.files=[\"/dev/dm-0\"]",
+                "io-uring.threads=2",
+                "io-uring.depth=16",
+                "io-uring.batch-submit=8",
+                "io-uring.batch-complete=8",
+                "dm.tables=[\"0 524288000 linear /dev/nullb0 0\"]",
+                "null-blk.hw-queue-depth=8",
+                "cpu.count=1",
+                "run.runtime=5ms"));
+    assertTrue(r.books().balanced(), r.books().violations().toString());
+    RunResult.Dm dm = r.dms().get(0);
+    assertTrue(dm.requeuedPolledEagain() > 0, "clones short of tags were requeued");
+    assertEquals(dm.requeuedPolledEagain(), dm.resubmitted(), "md->wq resubmitted each");
+    for (RunResult.Submitter sub : r.submitters()) {
+      assertEquals(0, sub.cpu());
+      assertTrue(sub.done() > 0 && sub.sched().runDelayPs() > 0, "each read, in its turn: " + sub);
+    }
+  }
+
+  @Test
   void aThreadWhoseRequestsAllWaitAtItsWorkerShouldTurnInClosedFormUntilItsSliceEnds() {
     // two CPUs, one tag on the one poll queue, no CPU left for the workers: thread 0 keeps the tag
     // (it issues again as soon as it reaps), so all of thread 1's requests wait at its worker, and
