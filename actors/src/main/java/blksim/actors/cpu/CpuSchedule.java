@@ -679,6 +679,13 @@ final class CpuSchedule {
   private void goOn(long t, Outbox out) {
     leftCpu();
     wakeWoken(t);
+    if (stashed == null && spinsOnMutex() && rq.nrRunning() > 1) {
+      // a task woken, or the tick that ends the spinner's slice, came during the interrupt
+      woke(t, out);
+      if (current == null || !current.waitsInterruptibly()) {
+        return; // it slept on the mutex, and the run queue picked who runs
+      }
+    }
     if (stashed != null) {
       // a step boundary like any other: a tick that came during the interrupt runs first
       SimMessage m = StashedReply.at(stashed, t);

@@ -59,6 +59,9 @@ public final class DmSetup {
   /** A command woke it and it has not run since. */
   private boolean woken;
 
+  /** It sleeps between a suspend and its resume: a later suspend waits behind the resume. */
+  private boolean awaitingResume;
+
   /** When it last went to sleep: its CPU is free of it from then. */
   private long freeAtPs;
 
@@ -93,8 +96,13 @@ public final class DmSetup {
    * @return whether this woke the process: its CPU runs it when the run queue picks it
    */
   boolean command(long forPs) {
-    due.add(forPs);
-    if (woken || resuming) {
+    if (forPs < 0) {
+      due.addFirst(forPs); // the resume goes before a suspend that came during the sleep
+      awaitingResume = false;
+    } else {
+      due.add(forPs);
+    }
+    if (woken || resuming || awaitingResume) {
       return false;
     }
     woken = true;
@@ -115,6 +123,8 @@ public final class DmSetup {
         suspends++;
         out.send(device, new MappedDeviceActor.Suspend(t));
         out.send(cpu.self, new Cpu.DmSetupAt(t + sleep, slot, -1)); // nanosleep, then resume
+        awaitingResume = true;
+        break;
       } else {
         resumes++;
         resuming = true;
@@ -216,6 +226,7 @@ public final class DmSetup {
   public void audit(Books books) {
     books.drainedEqual(suspends, resumes, name + ": suspends vs resumes");
     books.drained(
-        !resuming && due.isEmpty(), name + ": a command, or the resume's work, never finished");
+        !resuming && !awaitingResume && due.isEmpty(),
+        name + ": a command, or the resume's work, never finished");
   }
 }

@@ -38,6 +38,21 @@ class DmSuspendTest {
   }
 
   @Test
+  void aLateDmsetupShouldStillHoldEachSuspendForItsLength() {
+    // beside the polling thread dmsetup runs only when the thread's slice ends, after both
+    // suspends' times: it suspends, sleeps 20 us, resumes, then suspends again for 2 ms
+    String one = "dm.suspend=[\"dm-0 at 200us for 20us\"]";
+    String two = "dm.suspend=[\"dm-0 at 200us for 20us\", \"dm-0 at 250us for 2ms\"]";
+    RunResult once = Runs.sameOnBothEngines(run("cpu.count=1", "run.runtime=20ms", one));
+    RunResult twice = Runs.sameOnBothEngines(run("cpu.count=1", "run.runtime=20ms", two));
+    assertTrue(twice.books().balanced(), twice.books().violations().toString());
+    assertTrue(
+        twice.done() < once.done() * 0.9,
+        "the second suspend held I/O up for 2 ms: " + twice.done() + " vs " + once.done());
+    assertEquals(3, twice.dms().get(0).dmsetup().nvcsw(), "asleep after each suspend, then done");
+  }
+
+  @Test
   void dmsetupOnACpuOfItsOwnShouldNeverWait() {
     RunResult r = Runs.sameOnBothEngines(run("dm.suspend=[\"dm-0 at 200us for 50us\"]"));
     RunResult.Dm dm = r.dms().get(0);

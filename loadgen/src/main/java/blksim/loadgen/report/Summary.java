@@ -328,9 +328,12 @@ public final class Summary {
         runQueueRow(res, w.cpu(), "wrk" + w.thread(), -1, w.sched(), out);
       }
     }
+    long dmsetups = res.dms().stream().filter(dm -> dm.dmsetup() != null).count();
     for (RunResult.Dm dm : res.dms()) {
       if (res.dmsetupShares(dm)) {
-        runQueueRow(res, dm.dmsetupCpu(), "dmsetup", -1, dm.dmsetup(), out);
+        // one dmsetup process per suspended device: dmsetN names dm-N's where there are several
+        String name = dmsetups > 1 ? "dmset" + dm.name().substring("dm-".length()) : "dmsetup";
+        runQueueRow(res, dm.dmsetupCpu(), name, -1, dm.dmsetup(), out);
       }
     }
   }
