@@ -259,22 +259,33 @@ public final class Topology {
           .computeIfAbsent(dmsetupCpu, k -> new ArrayList<>())
           .add(new Cpu.DmSetupLinks(dmsetupSlot + i, suspended.get(i)));
     }
+    // one CPU actor per CPU that runs a task, bound at its address
+    CpuFactory newCpu =
+        (id, ref, threads, workers, dmsetups) -> {
+          Cpu cpu =
+              new Cpu(
+                  id,
+                  new Cpu.Links(
+                      ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
+                  threads,
+                  workers,
+                  dmsetups,
+                  costs,
+                  nrCpus,
+                  TickSched.schedTick(s));
+          registry.bind(ref, cpu);
+          return cpu;
+        };
     for (Map.Entry<Integer, List<Cpu.TaskLinks>> e : threadsOf.entrySet()) {
       int cpuId = e.getKey();
       SimRef<Cpu.Command> ref = cpuById.get(cpuId);
-      Cpu cpu =
-          new Cpu(
+      cpus.add(
+          newCpu.make(
               cpuId,
-              new Cpu.Links(
-                  ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
+              ref,
               e.getValue(),
               workersOf.getOrDefault(cpuId, List.of()),
-              dmsetupsOf.getOrDefault(cpuId, List.of()),
-              costs,
-              nrCpus,
-              TickSched.schedTick(s));
-      cpus.add(cpu);
-      registry.bind(ref, cpu);
+              dmsetupsOf.getOrDefault(cpuId, List.of())));
       registry.initial(ref, new Cpu.Start(0));
       TickSched tick = TickSched.first(s, cpuId, nrCpus);
       if (tick != null) {
@@ -287,20 +298,9 @@ public final class Topology {
       if (threadsOf.containsKey(w)) {
         continue; // those beside their threads are tasks of the threads' CPU
       }
-      SimRef<Cpu.Command> ref = cpuById.get(w);
-      Cpu cpu =
-          new Cpu(
-              w,
-              new Cpu.Links(
-                  ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
-              List.of(),
-              e.getValue(),
-              dmsetupsOf.getOrDefault(w, List.of()),
-              costs,
-              nrCpus,
-              TickSched.schedTick(s));
-      workerCpusAlone.add(cpu);
-      registry.bind(ref, cpu);
+      workerCpusAlone.add(
+          newCpu.make(
+              w, cpuById.get(w), List.of(), e.getValue(), dmsetupsOf.getOrDefault(w, List.of())));
     }
     if (!suspended.isEmpty()
         && !threadsOf.containsKey(dmsetupCpu)
@@ -308,19 +308,8 @@ public final class Topology {
       // a CPU that runs dmsetup alone
       SimRef<Cpu.Command> ref = registry.reserve("cpu" + dmsetupCpu);
       cpuById.put(dmsetupCpu, ref);
-      Cpu cpu =
-          new Cpu(
-              dmsetupCpu,
-              new Cpu.Links(
-                  ref, biosetRef, mainRef.adapt(MainThread.FromCpu::new), rings, dms.refs()),
-              List.of(),
-              List.of(),
-              dmsetupsOf.get(dmsetupCpu),
-              costs,
-              nrCpus,
-              TickSched.schedTick(s));
-      workerCpusAlone.add(cpu);
-      registry.bind(ref, cpu);
+      workerCpusAlone.add(
+          newCpu.make(dmsetupCpu, ref, List.of(), List.of(), dmsetupsOf.get(dmsetupCpu)));
     }
     // the workers in thread order, for the books and the report
     List<Cpu> all = new ArrayList<>(cpus);
@@ -346,6 +335,17 @@ public final class Topology {
             sink));
     registry.initial(mainRef, new MainThread.Start(0));
     registry.onInterrupt(mainRef, MainThread.Interrupted::new);
+  }
+
+  /** Makes the CPU actor {@code id} with its tasks and binds it at {@code ref}. */
+  @FunctionalInterface
+  private interface CpuFactory {
+    Cpu make(
+        int id,
+        SimRef<Cpu.Command> ref,
+        List<Cpu.TaskLinks> threads,
+        List<Cpu.WorkerLinks> workers,
+        List<Cpu.DmSetupLinks> dmsetups);
   }
 
   /**
