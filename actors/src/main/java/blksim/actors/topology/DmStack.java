@@ -174,13 +174,7 @@ final class DmStack {
               md.requeues().get(MappedDevice.Requeue.SUSPENDED_NOWAIT),
               md.requeues().get(MappedDevice.Requeue.SUSPENDED_DEFERRED),
               dmsetup == null ? -1 : dmsetup.index(),
-              dmsetup == null || dmsetup.sched() == null
-                  ? (dmsetup == null ? null : new RunResult.SchedInfo(0, 0, 0, 0))
-                  : new RunResult.SchedInfo(
-                      dmsetup.sched().sumExecRuntime(),
-                      dmsetup.sched().runDelay(),
-                      dmsetup.sched().nvcsw(),
-                      dmsetup.sched().nivcsw())));
+              dmsetup == null ? null : Topology.schedInfo(dmsetup.sched())));
     }
     return all;
   }

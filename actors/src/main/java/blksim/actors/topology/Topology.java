@@ -509,7 +509,7 @@ public final class Topology {
   }
 
   /** What a task ran and waited on its run queue; zeros for one that never joined it. */
-  private static RunResult.SchedInfo schedInfo(SchedEntity se) {
+  static RunResult.SchedInfo schedInfo(SchedEntity se) {
     return se == null
         ? new RunResult.SchedInfo(0, 0, 0, 0)
         : new RunResult.SchedInfo(se.sumExecRuntime(), se.runDelay(), se.nvcsw(), se.nivcsw());
