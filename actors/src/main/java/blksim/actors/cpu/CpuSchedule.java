@@ -151,7 +151,8 @@ final class CpuSchedule {
   /**
    * {@code task} has ended, and its ring's teardown has requests of its io-wq worker to poll from
    * {@code t}: alone on the CPU it polls now; else it waits in {@code io_uring}'s teardown on the
-   * run queue (at its {@code cond_resched}, as a task woken there) until it is picked.
+   * run queue (at its {@code cond_resched}, as a task woken there) until it is picked, and, like
+   * any wake-up, may preempt a worker that spins on the CPU ({@link #woke}).
    */
   void teardownPoll(Task task, long t, Outbox out) {
     if (tasks.size() == 1) {
@@ -163,6 +164,8 @@ final class CpuSchedule {
     task.park(new Cpu.Resched(t, task.slot));
     if (current == null && !inIrq) {
       dispatch(freeFrom(t), out);
+    } else if (!inIrq) {
+      woke(t, out);
     }
   }
 
@@ -625,6 +628,8 @@ final class CpuSchedule {
     if (!spinsOnMutex()) {
       if (rq.cfs().needResched()) {
         cutSpin(t, WorkerSpin.End.CUT, out);
+      } else if (allExiting()) {
+        sliceEndsWithoutTick(t, out);
       }
     } else if (rq.cfs().needResched()) {
       mutexSleeps(Math.max(t, busyUntilPs), out);
@@ -634,6 +639,23 @@ final class CpuSchedule {
       if (until != Long.MAX_VALUE) {
         out.send(cpu.self, new Cpu.SliceEnds(Math.max(t, until), ++mutexSpin, current.slot));
       }
+    }
+  }
+
+  /**
+   * The CPU's threads have ended, so its tick no longer comes ({@link #onTick}) to end a worker's
+   * spin for a tag: the tick at which the run queue would ask the spinner to reschedule, now that
+   * another task waits, comes as its own message. Without it a worker spinning beside the ring's
+   * teardown, for a tag that only the teardown's poll frees, would spin for ever.
+   */
+  private void sliceEndsWithoutTick(long t, Outbox out) {
+    if (current == null || !current.isWorker()) {
+      return;
+    }
+    long id = current.worker.spinning();
+    long until = rq.reschedTick(t);
+    if (id >= 0 && until != Long.MAX_VALUE) {
+      out.send(cpu.self, new Cpu.SliceEnds(Math.max(t, until), id, current.slot));
     }
   }
 

@@ -246,6 +246,37 @@ class SharedCpuTest {
     }
   }
 
+  /**
+   * {@code --taskset 0,0 --cpus 2 -n2 -d21 -s1 -p1} on one poll tag, for 50 us: thread 0's worker
+   * (CPU 1) issues a request once the thread has ended, which only the ring's teardown polls, and
+   * thread 1's worker, on CPU 0 beside that teardown, spins for the one tag. The teardown, woken on
+   * CPU 0, preempts the spinner though the CPU's tick stopped with its threads: it polls, the tag
+   * is freed, and the run drains (it spun for ever before, a run of its drain never ending).
+   */
+  @Test
+  void aRingsTeardownWokenBesideAWorkerSpinningForItsTagShouldPreemptItAndTheRunDrain() {
+    RunResult r =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                "blksim.io-uring { depth = 21, batch-submit = 1, batch-complete = 21 }\n",
+                "io-uring.threads=2",
+                "cpu.count=2",
+                "cpu.submitter-cpus=[0]",
+                "null-blk.hw-queue-depth=1",
+                "null-blk.irqmode=1",
+                "queue.scheduler=none",
+                "run.runtime=50us"));
+    assertTrue(r.books().balanced(), r.books().violations().toString());
+    assertEquals(List.of(1, 0), r.workers().stream().map(RunResult.Worker::cpu).toList());
+    RunResult.Worker beside = r.workers().get(1);
+    assertTrue(beside.spinsEndedByTag() > 0, "it spun beside the teardown: " + beside);
+    long dropped = r.submitters().stream().mapToLong(RunResult.Submitter::droppedAtExit).sum();
+    assertTrue(dropped > 0, "the teardown took what the worker issued late: " + dropped);
+    assertTrue(
+        r.endPs() < VirtualTime.ps(20_000_000),
+        "drained in less than a slice or two: " + r.endPs());
+  }
+
   @Test
   void aThreadWhoseRequestsAllWaitAtItsWorkerShouldTurnInClosedFormUntilItsSliceEnds() {
     // two CPUs, one tag on the one poll queue, no CPU left for the workers: thread 0 keeps the tag
