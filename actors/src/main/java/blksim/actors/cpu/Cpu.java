@@ -25,11 +25,11 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * One CPU running t/io_uring submitter threads ({@link Task}s, one or more), a thread's io-wq
- * worker ({@link IoWqWorker}, beside its thread or alone), or both: user space ({@link Submitter}),
- * the kernel side of their rings ({@link IoRingCtx}, fs/io_uring.c) and the raw block device file
- * (block/fops.c). Several threads on one CPU take turns as its run queue says ({@link CpuSchedule},
- * {@link blksim.queues.kernel.sched.CfsRq}).
+ * One CPU running t/io_uring submitter threads ({@link SubmitterThread}s, one or more), a thread's
+ * io-wq worker ({@link IoWqWorker}, beside its thread or alone), or both: user space ({@link
+ * Submitter}), the kernel side of their rings ({@link IoRingCtx}, fs/io_uring.c) and the raw block
+ * device file (block/fops.c). Several threads on one CPU take turns as its run queue says ({@link
+ * CpuSchedule}, {@link blksim.queues.kernel.sched.CfsRq}).
  *
  * <p>The CPU is a non-preemptive server: its execution travels with the messages it sends. A call
  * into the bioset, a hardware queue or the device is a message carrying the time at which the CPU
@@ -243,12 +243,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   private final List<Task> tasks;
 
   /** Its threads, or none on a CPU that runs io-wq workers only. */
-  private final List<Task> threads;
+  private final List<SubmitterThread> threads;
 
   private final CpuSchedule schedule;
 
   /** The io-wq workers this CPU runs, by the ring each works for. */
-  private final Map<Integer, Task> workerOf = new java.util.TreeMap<>();
+  private final Map<Integer, IoWqWorker> workerOf = new java.util.TreeMap<>();
 
   /** The dmsetup processes this CPU runs, in slot order. */
   private final List<DmSetup> dmsetups = new ArrayList<>();
@@ -284,11 +284,12 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
                 ? workerName(index, workerLinks.get(0))
                 : links.self().name());
     this.cpu = new ThisCpu(index, links, costs, charger, iopoll);
-    List<Task> made = new ArrayList<>();
+    List<SubmitterThread> threadsMade = new ArrayList<>();
     for (TaskLinks t : threadLinks) {
-      made.add(new Task(new CpuCore(cpu, t)));
+      threadsMade.add(new SubmitterThread(new CpuCore(cpu, t)));
     }
-    this.threads = List.copyOf(made);
+    this.threads = List.copyOf(threadsMade);
+    List<Task> made = new ArrayList<>(threads);
     blksim.queues.kernel.sched.Rq rq = new blksim.queues.kernel.sched.Rq(onlineCpus, tick);
     for (WorkerLinks w : workerLinks) {
       int slot = made.size();
@@ -304,9 +305,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
               w.cfg(),
               w.shared(),
               rq::reschedTick);
-      Task task = new Task(worker);
-      made.add(task);
-      workerOf.put(w.ring(), task);
+      made.add(worker);
+      workerOf.put(w.ring(), worker);
     }
     for (DmSetupLinks d : dmsetupLinks) {
       if (d.slot() != made.size()) {
@@ -315,11 +315,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       DmSetup dmsetup =
           new DmSetup(
               dmsetupName(index, d), d.slot(), cpu, d.device(), links.dms().get(d.device()));
-      made.add(new Task(dmsetup));
+      made.add(dmsetup);
       dmsetups.add(dmsetup);
     }
     this.tasks = List.copyOf(made);
-    this.schedule = new CpuSchedule(cpu, tasks, new IrqPath(cpu, tasks), rq);
+    this.schedule = new CpuSchedule(cpu, tasks, new IrqPath(cpu, threads), rq);
   }
 
   /** An io-wq worker's name, as its books and ledger give it: {@code cpuN-iou-wrkT}. */
@@ -364,31 +364,30 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** {@code io_wq_enqueue}: the worker of the ring is woken if it sleeps. */
   private void onIoWqEnqueue(IoWqEnqueue m, Outbox out) {
-    Task task = workerOf.get(m.ring());
-    if (task == null) {
+    IoWqWorker worker = workerOf.get(m.ring());
+    if (worker == null) {
       throw new InvariantBroken(
           name() + " runs no io-wq worker of ring " + m.ring() + ", for " + m);
     }
-    if (task.worker.enqueue(m.reqs())) {
-      schedule.wake(task, m.atPs(), out);
+    if (worker.enqueue(m.reqs())) {
+      schedule.wake(worker, m.atPs(), out);
     }
   }
 
   /** A command's time came: the dmsetup process is woken if it sleeps. */
   private void onDmSetupAt(DmSetupAt m, Outbox out) {
-    Task task = tasks.get(m.slot());
-    if (task.dmsetup == null) {
+    if (!(tasks.get(m.slot()) instanceof DmSetup dmsetup)) {
       throw new InvariantBroken(name() + " runs no dmsetup in slot " + m.slot() + ", for " + m);
     }
-    if (task.dmsetup.command(m.forPs())) {
-      schedule.wake(task, m.atPs(), out);
+    if (dmsetup.command(m.forPs())) {
+      schedule.wake(dmsetup, m.atPs(), out);
     }
   }
 
   private void onWantsUringLock(WantsUringLock m, Outbox out) {
     threads(m); // a CPU that runs only workers has no ring
-    Task task = cpu.taskOf(m.req()).task; // the worker's thread: the ring it issued for
-    long teardown = task.thread.onWantsUringLock(m, out);
+    SubmitterThread task = cpu.taskOf(m.req()).task; // the worker's thread: its ring
+    long teardown = task.path.onWantsUringLock(m, out);
     if (teardown >= 0) {
       schedule.teardownPoll(task, teardown, out);
     }
@@ -417,19 +416,19 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     completedElsewhere(cpu.taskOf(m.owner()).task, m.atPs(), List.of(), out);
   }
 
-  private void completedElsewhere(Task task, long t, List<Completion> mine, Outbox out) {
+  private void completedElsewhere(SubmitterThread task, long t, List<Completion> mine, Outbox out) {
     CpuCore c = task.core;
     if (!c.cfg.iopoll()) {
       // another CPU's interrupt ended them: io_complete_rw queued task_work, which wakes the thread
       for (Completion done : mine) {
         c.ring.completeRw(done.req(), done.res());
-        task.thread.workerCompleted(done.req());
+        task.path.workerCompleted(done.req());
       }
-      if (task.thread.exiting()) { // the ring's teardown takes what the task_work would have posted
+      if (task.exiting()) { // the ring's teardown takes what the task_work would have posted
         c.ring.dropTaskWorkAtExit();
         return;
       }
-      if (task.thread.loop().wakeIfSleeping()) {
+      if (task.path.loop().wakeIfSleeping()) {
         schedule.wake(task, t, out);
       }
       return;
@@ -444,8 +443,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     out.send(m.replyTo(), task(m.submitter()).core.counters(m));
   }
 
-  private Task task(int submitter) {
-    for (Task t : threads) {
+  private SubmitterThread task(int submitter) {
+    for (SubmitterThread t : threads) {
       if (t.submitterIndex() == submitter) {
         return t;
       }
@@ -460,7 +459,6 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** The io-wq workers this CPU runs, in slot order. */
   public List<IoWqWorker> workers() {
     return workerOf.values().stream()
-        .map(t -> t.worker)
         .sorted(java.util.Comparator.comparingInt(IoWqWorker::slot))
         .toList();
   }
@@ -471,13 +469,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   /** The submitter threads this CPU runs, in slot order. */
-  public List<Task> tasks() {
+  public List<SubmitterThread> threads() {
     return threads;
-  }
-
-  /** Every task of the CPU: its threads, then its io-wq workers, then its dmsetup processes. */
-  public List<Task> allTasks() {
-    return tasks;
   }
 
   /** The CPU's run queue: what its tasks ran and waited. */
@@ -492,20 +485,20 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   /** Checks the submitters and their rings: every I/O submitted completed exactly once. */
   public void audit(Books books) {
-    for (Task task : threads) {
+    for (SubmitterThread task : threads) {
       books.drained(
-          task.thread.done(),
+          task.done(),
           who(task) + ": the submitter thread never ended, or left requests in the kernel");
     }
     books.drained(
         schedule.idle(),
         name() + ": an interrupt was left unhandled (" + schedule.leftOver() + ")");
-    for (Task task : threads) {
+    for (SubmitterThread task : threads) {
       task.audit(books, who(task));
     }
   }
 
-  private String who(Task task) {
+  private String who(SubmitterThread task) {
     return threads.size() == 1 ? name() : name() + " " + task.comm();
   }
 }

@@ -61,7 +61,7 @@ final class CpuCore implements RingTask {
   java.util.function.LongPredicate needResched = t -> false;
 
   /** The task this is the core of, set when the task is made. */
-  Task task;
+  SubmitterThread task;
 
   /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
   final Ksoftirqd ksoftirqd;
@@ -217,10 +217,10 @@ final class CpuCore implements RingTask {
         elsewhere.add(req, res(bio));
         t += charge(CpuTime.SUBMIT, foreignEndPath(), 1);
       } else if (req.owner() != owner) { // a request of another task of this CPU
-        Task sibling = taskOf(req).task;
+        SubmitterThread sibling = taskOf(req).task;
         t += charge(CpuTime.SUBMIT, sibling.core.endIo(req, res(bio)), 1);
-        sibling.thread.workerCompleted(req);
-        if (sibling.thread.loop().wakeIfSleeping()) { // its task_work wakes it: the CPU runs it
+        sibling.path.workerCompleted(req);
+        if (sibling.path.loop().wakeIfSleeping()) { // its task_work wakes it: the CPU runs it
           t += charge(CpuTime.SUBMIT, KernelFn.TRY_TO_WAKE_UP, 1);
         }
       } else {

@@ -108,8 +108,8 @@ final class CpuSchedule {
     this.ksoftirqd = cpu.ksoftirqd;
     this.rq = rq;
     for (Task task : tasks) {
-      if (task.core != null) {
-        task.core.needResched = this::needResched;
+      if (task instanceof SubmitterThread thread) {
+        thread.core.needResched = this::needResched;
       }
     }
   }
@@ -123,7 +123,7 @@ final class CpuSchedule {
    */
   void pass(long t, Outbox out) {
     for (Task task : tasks) {
-      if (task.isThread()) {
+      if (task instanceof SubmitterThread) {
         task.se = rq.forkPinned(task.comm(), t);
       }
     }
@@ -154,13 +154,13 @@ final class CpuSchedule {
    * run queue (at its {@code cond_resched}, as a task woken there) until it is picked, and, like
    * any wake-up, may preempt a worker that spins on the CPU ({@link #woke}).
    */
-  void teardownPoll(Task task, long t, Outbox out) {
+  void teardownPoll(SubmitterThread task, long t, Outbox out) {
     if (tasks.size() == 1) {
-      task.thread.teardownPoll(t, out);
+      task.path.teardownPoll(t, out);
       return;
     }
     rq.wakeUp(task.se, t);
-    task.thread.loop().to(EnterLoop.Phase.RESCHED);
+    task.path.loop().to(EnterLoop.Phase.RESCHED);
     task.park(new Cpu.Resched(t, task.slot));
     if (current == null && !inIrq) {
       dispatch(freeFrom(t), out);
@@ -195,7 +195,7 @@ final class CpuSchedule {
       left.add("ksoftirqd runnable");
     }
     for (Task task : all) {
-      if (!task.isThread() && task.parked()) {
+      if (!(task instanceof SubmitterThread) && task.parked()) {
         left.add(task.comm() + " runnable");
       }
     }
@@ -295,7 +295,9 @@ final class CpuSchedule {
       switchFrom(m, out);
       return;
     }
-    if (m instanceof Cpu.Resume && current.thread != null && waitsForWorker(m.atPs(), out)) {
+    if (m instanceof Cpu.Resume
+        && current instanceof SubmitterThread thread
+        && waitsForWorker(thread, m.atPs(), out)) {
       return;
     }
     current.handle(m, out);
@@ -313,8 +315,8 @@ final class CpuSchedule {
    *
    * @return whether it does
    */
-  private boolean waitsForWorker(long t, Outbox out) {
-    if (!current.thread.waitsForItsWorkerHere()) {
+  private boolean waitsForWorker(SubmitterThread thread, long t, Outbox out) {
+    if (!thread.path.waitsForItsWorkerHere()) {
       return false;
     }
     long until = rq.reschedTick(t);
@@ -332,7 +334,7 @@ final class CpuSchedule {
    */
   void catchUp(long at) {
     if (emptyFromPs >= 0 && at > emptyFromPs) {
-      emptyFromPs = current.thread.emptyEnters(emptyFromPs, at);
+      emptyFromPs = ((SubmitterThread) current).path.emptyEnters(emptyFromPs, at);
     }
   }
 
@@ -341,7 +343,7 @@ final class CpuSchedule {
    * where the thread goes on (or is switched out).
    */
   private void emptyEnds(long at, Outbox out) {
-    long t = current.thread.emptyEnters(emptyFromPs, at);
+    long t = ((SubmitterThread) current).path.emptyEnters(emptyFromPs, at);
     emptyFromPs = -1;
     onThreadReply(current.slot, new Cpu.Resume(t, current.slot), out);
   }
@@ -351,7 +353,7 @@ final class CpuSchedule {
     Task task = tasks.get(slot);
     if (task == current && id == mutexSpin && spinsOnMutex() && rq.needResched(at)) {
       mutexSleeps(at, out);
-    } else if (task.isWorker()) {
+    } else if (task instanceof IoWqWorker) {
       spinEnds(slot, id, at, WorkerSpin.End.SLICE, out);
     } else if (emptyFromPs >= 0 && id == emptySpin && task == current) {
       emptyEnds(at, out);
@@ -446,7 +448,7 @@ final class CpuSchedule {
   private boolean allExiting() {
     boolean threads = false;
     for (Task task : all) {
-      if (task.isThread()) {
+      if (task instanceof SubmitterThread) {
         threads = true;
         if (!task.exiting()) {
           return false;
@@ -576,7 +578,7 @@ final class CpuSchedule {
    * spin.
    */
   private boolean spinsOnMutex() {
-    return waitsForMutex() && current.worker.spinsOnRunningOwner();
+    return waitsForMutex() && current instanceof IoWqWorker worker && worker.spinsOnRunningOwner();
   }
 
   /** A hard interrupt begins at {@code t}: the timers and ticks that wait. */
@@ -599,10 +601,10 @@ final class CpuSchedule {
       emptyEnds(t, out);
       return;
     }
-    if (!current.isWorker()) {
+    if (!(current instanceof IoWqWorker worker)) {
       return;
     }
-    long id = current.worker.spinning();
+    long id = worker.spinning();
     if (id >= 0) {
       spinEnds(current.slot, id, t, why, out);
     }
@@ -614,7 +616,7 @@ final class CpuSchedule {
    */
   void spinEnds(int slot, long id, long at, WorkerSpin.End why, Outbox out) {
     Task task = tasks.get(slot);
-    long t = task.worker.spinEnds(id, at, why);
+    long t = ((IoWqWorker) task).spinEnds(id, at, why);
     if (t >= 0) {
       onThreadReply(slot, new Cpu.Resched(t, slot), out);
     }
@@ -649,10 +651,10 @@ final class CpuSchedule {
    * teardown, for a tag that only the teardown's poll frees, would spin for ever.
    */
   private void sliceEndsWithoutTick(long t, Outbox out) {
-    if (current == null || !current.isWorker()) {
+    if (!(current instanceof IoWqWorker worker)) {
       return;
     }
-    long id = current.worker.spinning();
+    long id = worker.spinning();
     long until = rq.reschedTick(t);
     if (id >= 0 && until != Long.MAX_VALUE) {
       out.send(cpu.self, new Cpu.SliceEnds(Math.max(t, until), id, current.slot));
@@ -665,7 +667,7 @@ final class CpuSchedule {
    * until the lock is granted, and the run queue picks who runs.
    */
   private void mutexSleeps(long t, Outbox out) {
-    current.worker.lockSleeps(t);
+    ((IoWqWorker) current).lockSleeps(t);
     leftCpu();
     dispatch(freeFrom(t), out);
   }
@@ -687,8 +689,8 @@ final class CpuSchedule {
     if (irq.inSoftirq() && ksoftirqd.switchBack()) {
       endPs = irq.softirqSwitchBack(endPs);
     }
-    if (current != null && current.waitsInterruptibly()) {
-      current.worker.interrupted(endPs - irqStartPs);
+    if (current instanceof IoWqWorker worker && worker.waitsInterruptibly()) {
+      worker.interrupted(endPs - irqStartPs);
     }
     busyUntilPs = Math.max(busyUntilPs, endPs);
     goOn(endPs, out);

@@ -32,10 +32,9 @@ import java.util.TreeMap;
  * there (one requeued and submitted again, not polled) completes its io_uring request on the ring's
  * own CPU.
  */
-public final class DmSetup {
+public final class DmSetup extends Task {
   private final String name;
   private final String deviceName;
-  private final int slot;
   private final ThisCpu cpu;
   private final SimRef<MappedDeviceActor.Command> device;
   private final SimRef<BlockDevice.Reply> deviceReplies;
@@ -48,9 +47,6 @@ public final class DmSetup {
    * or -1 for a resume.
    */
   private final ArrayDeque<Long> due = new ArrayDeque<>();
-
-  /** Its task on its CPU, set when the task is made. */
-  Task task;
 
   private int suspends;
   private int resumes;
@@ -77,9 +73,9 @@ public final class DmSetup {
       ThisCpu cpu,
       String deviceName,
       SimRef<MappedDeviceActor.Command> device) {
+    super(slot);
     this.name = name;
     this.deviceName = deviceName;
-    this.slot = slot;
     this.cpu = cpu;
     this.device = device;
     this.deviceReplies = cpu.self.adapt(r -> new Cpu.FromBlock(slot, r));
@@ -110,7 +106,8 @@ public final class DmSetup {
   }
 
   /** Switched in after a wake-up at {@code t}: it runs its commands. */
-  void switchedIn(long t, Outbox out) {
+  @Override
+  void resume(long t, Outbox out) {
     woken = false;
     next(t, out);
   }
@@ -140,6 +137,7 @@ public final class DmSetup {
   }
 
   /** The answer to the resume's call, at a step boundary of its CPU. */
+  @Override
   void handle(SimMessage m, Outbox out) {
     if (m instanceof BlockDevice.Submitted s) {
       submitted(s, out);
@@ -179,18 +177,32 @@ public final class DmSetup {
         new BioSetActor.PutBios(t, cpu.index, CpuTime.SUBMIT, s.ended(), biosetReplies));
   }
 
+  /** It runs each command through to its sleep: the CPU schedules nowhere in between. */
+  @Override
+  boolean schedulesAt(SimMessage m) {
+    return false;
+  }
+
+  @Override
+  boolean preemptibleAt(SimMessage m) {
+    return false;
+  }
+
   /** Its resume's call is out: the CPU is busy with it. */
+  @Override
   boolean inFlight() {
     return resuming;
   }
 
   /** Woken by a command and not yet switched in. */
+  @Override
   boolean woken() {
     return woken;
   }
 
   /** From when its CPU is free of it: asleep since its last command. */
-  long freeAtPs() {
+  @Override
+  public long freeAtPs() {
     return freeAtPs;
   }
 
@@ -199,8 +211,14 @@ public final class DmSetup {
   }
 
   /** The CPU it runs on. */
-  public int index() {
+  @Override
+  public int cpu() {
     return cpu.index;
+  }
+
+  @Override
+  String comm() {
+    return "dmsetup";
   }
 
   /** The DM device it suspends and resumes ({@code dm-M}). */
@@ -215,11 +233,6 @@ public final class DmSetup {
 
   public CostLedger ledger() {
     return charger.ledger();
-  }
-
-  /** What it ran and waited on its CPU's run queue, or null if it never ran. */
-  public blksim.queues.kernel.sched.SchedEntity sched() {
-    return task.se;
   }
 
   /** Every suspend was followed by its resume, and the resume's work finished. */

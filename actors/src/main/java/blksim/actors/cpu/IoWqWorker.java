@@ -36,10 +36,9 @@ import java.util.function.LongUnaryOperator;
  * io_wqe_activate_free_worker}) or for a tag, switched in where the run queue picks it, and sleeps
  * when it has no work; the interrupts of what it issues are its CPU's, on the CPU's interrupt path.
  */
-public final class IoWqWorker {
+public final class IoWqWorker extends Task {
   private final String name;
   private final int thread;
-  private final int slot;
   private final ThisCpu cpu;
   private final SimRef<BioSetActor.Reply> biosetReplies;
   private final SimRef<BlockDevice.Reply> blockReplies;
@@ -53,9 +52,6 @@ public final class IoWqWorker {
 
   /** Its thread's CPU, whose ring it issues for. */
   private final SimRef<Cpu.Command> owner;
-
-  /** Its task on its CPU, set when the task is made. */
-  Task task;
 
   /** Where the request's bio went: where a try after a tag sleep goes, and what a spin waits on. */
   private SimRef<BlockDevice.Command> lastTo;
@@ -82,9 +78,9 @@ public final class IoWqWorker {
       CpuConfig cfg,
       boolean shared,
       LongUnaryOperator reschedTick) {
+    super(slot);
     this.name = name;
     this.thread = thread;
-    this.slot = slot;
     this.cpu = cpu;
     this.biosetReplies = cpu.self.adapt(r -> new Cpu.FromBioSet(slot, r));
     this.blockReplies = cpu.self.adapt(r -> new Cpu.FromBlock(slot, r));
@@ -110,11 +106,13 @@ public final class IoWqWorker {
   }
 
   /** Switched in after a wake-up for work at {@code t}. */
-  void switchedIn(long t, Outbox out) {
+  @Override
+  void resume(long t, Outbox out) {
     call(worker.switchedIn(t), out);
   }
 
   /** The answer to the worker's call, at a step boundary of its CPU. */
+  @Override
   void handle(SimMessage m, Outbox out) {
     if (m instanceof BioSetActor.Put p) {
       call(worker.put(p.atPs()), out);
@@ -221,13 +219,27 @@ public final class IoWqWorker {
     return m instanceof BioSetActor.Put && worker.atCondResched() || m instanceof Cpu.Resched;
   }
 
+  /** At its {@code cond_resched}: ksoftirqd runs there. */
+  @Override
+  boolean schedulesAt(SimMessage m) {
+    return condReschedAt(m);
+  }
+
+  /** At its {@code cond_resched}, where the run queue may switch it. */
+  @Override
+  boolean preemptibleAt(SimMessage m) {
+    return condReschedAt(m);
+  }
+
   /** A call of its is out, or it spins: the CPU is busy with it. */
+  @Override
   boolean inFlight() {
     return worker.inFlight();
   }
 
   /** Whether it waits for the ring's {@code uring_lock}: its CPU takes interrupts meanwhile. */
-  boolean waitsForLock() {
+  @Override
+  boolean waitsInterruptibly() {
     return worker.waitsForLock();
   }
 
@@ -251,13 +263,20 @@ public final class IoWqWorker {
   }
 
   /** Woken for work and not yet switched in. */
+  @Override
   boolean woken() {
     return worker.woken();
   }
 
   /** From when its CPU is free of it: switched out asleep, or, waiting for the lock, asked. */
+  @Override
   public long freeAtPs() {
     return worker.freeAtPs();
+  }
+
+  @Override
+  String comm() {
+    return "iou-wrk-" + thread;
   }
 
   int slot() {
@@ -270,7 +289,8 @@ public final class IoWqWorker {
   }
 
   /** The CPU it runs on. */
-  public int index() {
+  @Override
+  public int cpu() {
     return cpu.index;
   }
 
@@ -290,11 +310,6 @@ public final class IoWqWorker {
 
   public CostLedger ledger() {
     return charger.ledger();
-  }
-
-  /** What it ran and waited on its CPU's run queue, or null if it never ran. */
-  public blksim.queues.kernel.sched.SchedEntity sched() {
-    return task.se;
   }
 
   /** Slices the tick ended while the worker spun for a tag on its thread's CPU. */

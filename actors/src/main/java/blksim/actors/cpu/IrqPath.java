@@ -57,21 +57,17 @@ final class IrqPath {
 
   private final ThisCpu c;
 
-  /** The CPU's tasks: its threads, then its io-wq workers. */
-  private final List<Task> tasks;
-
-  /** How many of them are io-wq workers. */
-  private final int workers;
+  /** The CPU's submitter threads, in slot order (its first slots). */
+  private final List<SubmitterThread> threads;
 
   private final TimerGroups groups = new TimerGroups();
 
   /** The context the running interrupt's work is in: a hard interrupt, or ksoftirqd. */
   private CpuTime what = CpuTime.IRQ;
 
-  IrqPath(ThisCpu c, List<Task> tasks) {
+  IrqPath(ThisCpu c, List<SubmitterThread> threads) {
     this.c = c;
-    this.tasks = tasks;
-    this.workers = (int) tasks.stream().filter(task -> task.thread == null).count();
+    this.threads = threads;
   }
 
   /**
@@ -152,9 +148,10 @@ final class IrqPath {
     long t = m.atPs();
     List<Bio> put = new ArrayList<>();
     ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
-    boolean[] touched = new boolean[tasks.size()];
-    // a CPU's only thread is looked at whatever ended, as always
-    touched[0] = tasks.size() - workers == 1 && tasks.get(0).thread != null;
+    boolean[] touched = new boolean[threads.size()];
+    if (threads.size() == 1) {
+      touched[0] = true; // a CPU's only thread is looked at whatever ended, as always
+    }
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
@@ -168,7 +165,7 @@ final class IrqPath {
         t += c.charge(what, c.endInIrq(bio), 1);
         if (bio.owner() instanceof IoKiocb req) {
           CpuCore owner = c.taskOf(req);
-          tasks.get(owner.slot).thread.workerCompleted(req);
+          threads.get(owner.slot).path.workerCompleted(req);
           touched[owner.slot] = true;
         }
       }
@@ -179,7 +176,7 @@ final class IrqPath {
     t = elsewhere.send(c, t, what, out);
     // io_complete_rw's task_work wakes each task whose request ended, if it sleeps
     for (int slot = 0; slot < touched.length; slot++) {
-      if (touched[slot] && tasks.get(slot).thread.loop().wakeIfSleeping()) {
+      if (touched[slot] && threads.get(slot).path.loop().wakeIfSleeping()) {
         t += c.charge(what, KernelFn.TRY_TO_WAKE_UP, 1);
       }
     }
@@ -192,9 +189,9 @@ final class IrqPath {
   }
 
   long onBiosPut(long t, Outbox out) {
-    for (Task task : tasks) {
-      if (task.thread != null && task.thread.exiting()) {
-        task.core.ring.dropTaskWorkAtExit();
+    for (SubmitterThread thread : threads) {
+      if (thread.exiting()) {
+        thread.core.ring.dropTaskWorkAtExit();
       }
     }
     return next(t, out);

@@ -173,7 +173,7 @@ final class DmStack {
               md.resubmitted(),
               md.requeues().get(MappedDevice.Requeue.SUSPENDED_NOWAIT),
               md.requeues().get(MappedDevice.Requeue.SUSPENDED_DEFERRED),
-              dmsetup == null ? -1 : dmsetup.index(),
+              dmsetup == null ? -1 : dmsetup.cpu(),
               dmsetup == null ? null : Topology.schedInfo(dmsetup.sched())));
     }
     return all;

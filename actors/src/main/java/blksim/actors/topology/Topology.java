@@ -7,7 +7,7 @@ import blksim.actors.cpu.Cpu;
 import blksim.actors.cpu.CpuConfig;
 import blksim.actors.cpu.DmSetup;
 import blksim.actors.cpu.IoWqWorker;
-import blksim.actors.cpu.Task;
+import blksim.actors.cpu.SubmitterThread;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Engine;
 import blksim.actors.engine.Interruption;
@@ -383,10 +383,10 @@ public final class Topology {
     Interruption stop = registry.interruption();
     long endPs =
         stop.cut() ? stop.cutAtPs() : stop.delivered() ? stop.deliveredAtPs() : run.endPs();
-    List<Task> tasks = new ArrayList<>();
-    cpus.forEach(cpu -> tasks.addAll(cpu.tasks()));
-    tasks.sort(java.util.Comparator.comparingInt(Task::submitterIndex));
-    for (Task task : tasks) {
+    List<SubmitterThread> tasks = new ArrayList<>();
+    cpus.forEach(cpu -> tasks.addAll(cpu.threads()));
+    tasks.sort(java.util.Comparator.comparingInt(SubmitterThread::submitterIndex));
+    for (SubmitterThread task : tasks) {
       endPs = Math.max(endPs, Math.max(task.exitedAtPs(), task.freeAtPs()));
     }
     for (IoWqWorker w : workers) {
@@ -396,7 +396,7 @@ public final class Topology {
     CostLedger ledger = new CostLedger();
     Books books = stop.cut() ? Books.cutShort() : new Books();
     List<RunResult.Submitter> subs = new ArrayList<>();
-    for (Task task : tasks) {
+    for (SubmitterThread task : tasks) {
       subs.add(submitterTotals(task, endPs));
       latency.add(task.latencyNs());
     }
@@ -447,7 +447,7 @@ public final class Topology {
   }
 
   /** The totals of the submitter {@code task}, its mean in flight up to {@code endPs}. */
-  private static RunResult.Submitter submitterTotals(Task task, long endPs) {
+  private static RunResult.Submitter submitterTotals(SubmitterThread task, long endPs) {
     Submitter sub = task.submitter();
     SchedEntity se = task.sched();
     return new RunResult.Submitter(
@@ -496,7 +496,7 @@ public final class Topology {
   private static RunResult.Worker workerTotals(int t, IoWqWorker w) {
     return new RunResult.Worker(
         t,
-        w.index(),
+        w.cpu(),
         w.wq().enqueued(),
         w.wq().retries(),
         w.wq().wakeUps(),

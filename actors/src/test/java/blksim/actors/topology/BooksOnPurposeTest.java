@@ -138,7 +138,7 @@ class BooksOnPurposeTest {
             new TopologyTest.Recorder());
     assertTrue(t.run(new SequentialEngine()).books().balanced());
     blksim.actors.cpu.Cpu cpu = ((List<blksim.actors.cpu.Cpu>) field(t, "cpus")).get(0);
-    Object sub = cpu.tasks().get(0).submitter();
+    Object sub = cpu.threads().get(0).submitter();
     set(sub, "reaps", (Long) field(sub, "reaps") + 1);
     blksim.actors.cpu.DmSetup dmsetup =
         ((List<blksim.actors.cpu.DmSetup>) field(t, "dmsetups")).get(0);
