@@ -15,6 +15,7 @@ import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.RingTask;
+import blksim.queues.kernel.softirq.Ksoftirqd;
 import blksim.queues.tiouring.Submitter;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,7 @@ final class CpuCore implements RingTask {
   SubmitterThread task;
 
   /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
-  final Ksoftirqd ksoftirqd;
+  final Ksoftirqd<NullBlkActor.SoftirqRaised> ksoftirqd;
 
   /** Every ring's CPU, by the ring's owner. */
   final Map<Integer, SimRef<Cpu.Command>> peers;

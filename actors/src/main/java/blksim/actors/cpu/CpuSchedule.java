@@ -12,6 +12,7 @@ import blksim.queues.io_uring.WorkerSpin;
 import blksim.queues.kernel.sched.CfsRq;
 import blksim.queues.kernel.sched.Rq;
 import blksim.queues.kernel.sched.SchedEntity;
+import blksim.queues.kernel.softirq.Ksoftirqd;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ final class CpuSchedule {
   private final Task[] all;
 
   private final IrqPath irq;
-  private final Ksoftirqd ksoftirqd;
+  private final Ksoftirqd<NullBlkActor.SoftirqRaised> ksoftirqd;
   private final Rq rq;
   private final ArrayDeque<NullBlkActor.TimerFired> pendingIrqs = new ArrayDeque<>();
   private final PendingTicks pendingTicks = new PendingTicks();

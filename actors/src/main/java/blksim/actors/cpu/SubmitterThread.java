@@ -53,9 +53,13 @@ public final class SubmitterThread extends Task {
     run.handle(m, out);
   }
 
+  /**
+   * Where it schedules: its syscall returns to user space, or it reaches a {@code might_sleep}
+   * (io_iopoll_check's {@code mutex_lock}, its ring's teardown's {@code cond_resched}).
+   */
   @Override
   boolean schedulesAt(SimMessage m) {
-    return Ksoftirqd.schedulesAt(m);
+    return m instanceof Cpu.Resume || m instanceof Cpu.Resched;
   }
 
   /**

@@ -19,6 +19,7 @@ import blksim.queues.fs.aio.KioCtx;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.Iopoll;
+import blksim.queues.kernel.softirq.Ksoftirqd;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ final class ThisCpu {
   final Charger charger;
 
   /** This CPU's {@code blk_cpu_done} and its ksoftirqd. */
-  final Ksoftirqd ksoftirqd = new Ksoftirqd();
+  final Ksoftirqd<NullBlkActor.SoftirqRaised> ksoftirqd = new Ksoftirqd<>();
 
   /** This CPU's address for the interrupts a device raises on it. */
   final SimRef<NullBlkActor.Interrupt> interrupts;
