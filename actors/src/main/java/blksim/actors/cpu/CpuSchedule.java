@@ -10,6 +10,7 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.WorkerSpin;
 import blksim.queues.kernel.sched.CfsRq;
+import blksim.queues.kernel.sched.PendingTicks;
 import blksim.queues.kernel.sched.Rq;
 import blksim.queues.kernel.sched.SchedEntity;
 import blksim.queues.kernel.softirq.Ksoftirqd;
@@ -42,37 +43,12 @@ final class CpuSchedule {
   private final Ksoftirqd<NullBlkActor.SoftirqRaised> ksoftirqd;
   private final Rq rq;
   private final ArrayDeque<NullBlkActor.TimerFired> pendingIrqs = new ArrayDeque<>();
-  private final PendingTicks pendingTicks = new PendingTicks();
 
   /**
-   * The scheduler ticks that fired while a call of the running task was out, the SCHED_SOFTIRQs
-   * they raised and the kworkers their timers woke: they run in the interrupt at the call's end
-   * ({@link IrqPath.Ticks}).
+   * The scheduler ticks that fired while a call of the running task was out: they run in the
+   * interrupt at the call's end ({@link IrqPath#start}).
    */
-  private static final class PendingTicks {
-    private int ticks;
-    private int balances;
-    private int vmstats;
-
-    void add(boolean balance, boolean vmstat) {
-      ticks++;
-      balances += balance ? 1 : 0;
-      vmstats += vmstat ? 1 : 0;
-    }
-
-    boolean isEmpty() {
-      return ticks == 0;
-    }
-
-    IrqPath.Ticks drain() {
-      IrqPath.Ticks d =
-          ticks == 0 ? IrqPath.Ticks.NONE : new IrqPath.Ticks(ticks, balances, vmstats);
-      ticks = 0;
-      balances = 0;
-      vmstats = 0;
-      return d;
-    }
-  }
+  private final PendingTicks pendingTicks = new PendingTicks();
 
   private SimMessage stashed;
   private boolean inIrq;

@@ -12,6 +12,7 @@ import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.kernel.sched.PendingTicks;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,15 +47,6 @@ final class IrqPath {
   /** ksoftirqd's pass over the pending softirqs, and BLOCK_SOFTIRQ's taking of the CPU's list. */
   static final KernelFn[] BLOCK_SOFTIRQ_PATH = {KernelFn.RUN_KSOFTIRQD, KernelFn.BLK_DONE_SOFTIRQ};
 
-  /**
-   * What a hard interrupt takes of the scheduler tick: the ticks that fired while the running
-   * task's call was out, the load balances among them (SCHED_SOFTIRQ) and the vmstat kworker visits
-   * their timers woke.
-   */
-  record Ticks(int ticks, int balances, int vmstats) {
-    static final Ticks NONE = new Ticks(0, 0, 0);
-  }
-
   private final ThisCpu c;
 
   /** The CPU's submitter threads, in slot order (its first slots). */
@@ -76,7 +68,7 @@ final class IrqPath {
    * kworker their timers woke (it preempts the thread as the interrupt returns), then null_blk's
    * timers.
    */
-  long start(long t, List<NullBlkActor.TimerFired> fired, Ticks ticks, Outbox out) {
+  long start(long t, List<NullBlkActor.TimerFired> fired, PendingTicks.Ticks ticks, Outbox out) {
     what = CpuTime.IRQ;
     t += c.charge(CpuTime.IRQ, IRQ_ENTRY_PATH, 1);
     if (ticks.ticks() > 0) {
