@@ -1,7 +1,6 @@
 package blksim.actors.cpu;
 
 import blksim.actors.engine.Outbox;
-import blksim.queues.block.bio.Bio;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
@@ -10,10 +9,7 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.UringLock;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The submitter's side of its io-wq: punting the requests whose bio found no tag, and the ring's
@@ -34,27 +30,6 @@ final class IoWqOwner {
     KernelFn.IO_SETUP_ASYNC_RW,
     KernelFn.IO_QUEUE_ASYNC_WORK
   };
-
-  /**
-   * The requests of {@code reqs} whose bio found no tag: those of the reply's {@code wouldBlock}.
-   * Not those whose bio's status says EAGAIN: another bio of the group may have completed on
-   * another CPU's poll and been put and handed out again (and failed there) before submit_bio
-   * returned, so its status is no longer this submission's.
-   */
-  static List<IoKiocb> foundNoTag(List<IoKiocb> reqs, List<Bio> wouldBlock) {
-    if (wouldBlock.isEmpty()) {
-      return List.of();
-    }
-    Set<Bio> failed = Collections.newSetFromMap(new IdentityHashMap<>());
-    failed.addAll(wouldBlock);
-    List<IoKiocb> punted = new ArrayList<>();
-    for (IoKiocb req : reqs) {
-      if (failed.contains(req.kiocbPrivate())) {
-        punted.add(req);
-      }
-    }
-    return punted;
-  }
 
   private final CpuCore c;
   private final UringLock<Cpu.WantsUringLock> uringLock;

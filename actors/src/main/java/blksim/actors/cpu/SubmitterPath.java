@@ -14,6 +14,7 @@ import blksim.queues.io_uring.EnterCall;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.EnterLoop.Phase;
 import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.IoUringEnter;
 import blksim.queues.io_uring.Iopoll;
 import blksim.queues.tiouring.LatencyRecorder;
@@ -183,7 +184,7 @@ final class SubmitterPath implements ThreadLoop {
    */
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     SubmitGroup<IoKiocb> g = groups.pollFirst();
-    List<IoKiocb> punted = IoWqOwner.foundNoTag(g.reqs(), m.wouldBlock());
+    List<IoKiocb> punted = IoRw.reissued(g.reqs(), m.wouldBlock());
     enter.submitBioReturned(g.reqs(), punted);
     long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio

@@ -2,6 +2,11 @@ package blksim.queues.io_uring;
 
 import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.KernelFn;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 
 /**
  * An io_uring read on the raw block device, between the ring and the block layer: {@code io_read}
@@ -73,6 +78,29 @@ public final class IoRw {
       return false;
     }
     return iopoll;
+  }
+
+  /**
+   * The requests of {@code reqs} that {@code io_read} reissues ({@code REQ_F_REISSUE}, io-wq's
+   * work): those whose bio found no tag in this submission, its {@code wouldBlock} ({@code
+   * bio_wouldblock_error} under REQ_NOWAIT). Not those whose bio's status says {@code -EAGAIN}: a
+   * bio of the group that completed on another CPU's poll may have been put and handed out again
+   * (and failed there) before {@code submit_bio} returned, so its status is no longer this
+   * submission's; and a bio is matched by identity, not by equality.
+   */
+  public static List<IoKiocb> reissued(List<IoKiocb> reqs, List<Bio> wouldBlock) {
+    if (wouldBlock.isEmpty()) {
+      return List.of();
+    }
+    Set<Bio> failed = Collections.newSetFromMap(new IdentityHashMap<>());
+    failed.addAll(wouldBlock);
+    List<IoKiocb> punted = new ArrayList<>();
+    for (IoKiocb req : reqs) {
+      if (failed.contains(req.kiocbPrivate())) {
+        punted.add(req);
+      }
+    }
+    return punted;
   }
 
   /** The result a request completes with: its size, or the bio's error. */

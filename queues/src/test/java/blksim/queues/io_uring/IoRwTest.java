@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.queues.block.bio.Bio;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,5 +71,26 @@ class IoRwTest {
     assertEquals(4096, IoRw.res(bio));
     bio.setStatus(-11);
     assertEquals(-11, IoRw.res(bio));
+  }
+
+  @Test
+  void ioReadShouldReissueTheRequestsWhoseBioFoundNoTagInThisSubmission() {
+    IoKiocb a = read(0);
+    IoKiocb b = read(4096);
+    IoKiocb c = read(8192);
+    Bio ba = Bio.onStack(1);
+    Bio bb = Bio.onStack(2);
+    Bio bc = Bio.onStack(3);
+    IoRw.blkdevDirectIoAsync(ba, a, true, true, true);
+    IoRw.blkdevDirectIoAsync(bb, b, true, true, true);
+    IoRw.blkdevDirectIoAsync(bc, c, true, true, true);
+    // b's bio ended on another CPU's poll and, handed out again, failed there: its status says
+    // -EAGAIN, but it found its tag in this submission
+    bb.setStatus(-11);
+    assertEquals(
+        List.of(a, c),
+        IoRw.reissued(List.of(a, b, c), List.of(bc, ba)),
+        "REQ_F_REISSUE for the bios of wouldBlock, in the submission's order");
+    assertEquals(List.of(), IoRw.reissued(List.of(a, b, c), List.of()));
   }
 }
