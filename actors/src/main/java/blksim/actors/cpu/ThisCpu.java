@@ -125,7 +125,7 @@ final class ThisCpu {
    * queues task_work for the ring's task.
    */
   KernelFn[] foreignEndPath() {
-    return iopoll ? IoRw.END_IO_PATH : IoRw.IRQ_END_PATH;
+    return IoRw.endPath(iopoll);
   }
 
   /** The thread of this CPU whose ring {@code req} is of. */

@@ -118,9 +118,19 @@ public final class IoRw {
   public KernelFn[] kiComplete(IoKiocb req, int res) {
     if (iopoll) {
       ring.completeRwIopoll(req, res);
-      return END_IO_PATH;
+    } else {
+      ring.completeRw(req, res);
     }
-    ring.completeRw(req, res);
-    return IRQ_END_PATH;
+    return endPath(iopoll);
+  }
+
+  /**
+   * What {@code bi_end_io} runs up to a request's {@code ki_complete}, per bio, wherever the bio
+   * ends (this ring's CPU or another's): the ring's setup chose it ({@code io_rw_init_file}), not
+   * the CPU. On an IOPOLL ring {@code io_complete_rw_iopoll}, which only marks the request done;
+   * else {@code io_complete_rw}, which queues task_work for the ring's task.
+   */
+  public static KernelFn[] endPath(boolean iopoll) {
+    return iopoll ? END_IO_PATH : IRQ_END_PATH;
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.queues.block.bio.Bio;
+import blksim.queues.cost.KernelFn;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -92,5 +93,16 @@ class IoRwTest {
         IoRw.reissued(List.of(a, b, c), List.of(bc, ba)),
         "REQ_F_REISSUE for the bios of wouldBlock, in the submission's order");
     assertEquals(List.of(), IoRw.reissued(List.of(a, b, c), List.of()));
+  }
+
+  @Test
+  void theEndPathShouldBeTheRingsChoiceWhereverTheBioEnds() {
+    List<KernelFn> iopoll = List.of(IoRw.endPath(true));
+    List<KernelFn> irq = List.of(IoRw.endPath(false));
+    assertFalse(
+        iopoll.contains(KernelFn.IO_REQ_TASK_WORK_ADD), "io_complete_rw_iopoll: no task_work");
+    assertTrue(irq.contains(KernelFn.IO_REQ_TASK_WORK_ADD), "io_complete_rw queues task_work");
+    IoRw polled = new IoRw(ring, true);
+    assertSame(IoRw.endPath(true), polled.kiComplete(read(0), 4096), "on its own CPU the same");
   }
 }
