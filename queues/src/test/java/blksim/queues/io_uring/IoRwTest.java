@@ -16,18 +16,11 @@ import org.junit.jupiter.api.Test;
  * __blkdev_direct_IO_async}; docs/kernel.md sections 6 and 8).
  */
 class IoRwTest {
-  private final SqRing sq = new SqRing(4);
-  private final IoRingCtx ring = new IoRingCtx(sq, new CqRing(4));
-
-  private IoKiocb read(long off) {
-    sq.tryClaim(new Sqe(Sqe.IORING_OP_READ, 0, 0, off, 4096, 0, 0));
-    sq.publish();
-    return ring.submitSqe();
-  }
+  private final SubmittedReads reads = new SubmittedReads(4);
 
   @Test
   void blkdevDirectIoAsyncShouldSetUpAPolledNowaitBioOnAnIopollRing() {
-    IoKiocb req = read(8192);
+    IoKiocb req = reads.read(8192);
     Bio bio = Bio.onStack(1);
     assertTrue(IoRw.blkdevDirectIoAsync(bio, req, true, true, true), "to the poll queue");
     assertEquals(16, bio.sector());
@@ -41,7 +34,7 @@ class IoRwTest {
   @Test
   void ioWqsIssueShouldHaveNoNowait() {
     Bio bio = Bio.onStack(1);
-    assertFalse(IoRw.blkdevDirectIoAsync(bio, read(0), false, false, true));
+    assertFalse(IoRw.blkdevDirectIoAsync(bio, reads.read(0), false, false, true));
     assertFalse(bio.polled());
     assertFalse(bio.nowait(), "a ring without IOPOLL, issued by io-wq: it may sleep for a tag");
   }
@@ -49,26 +42,27 @@ class IoRwTest {
   @Test
   void aQueueWithoutPollSupportShouldClearThePollingButKeepNowait() {
     Bio bio = Bio.onStack(1);
-    assertFalse(IoRw.blkdevDirectIoAsync(bio, read(0), true, false, false), "a default queue");
+    assertFalse(
+        IoRw.blkdevDirectIoAsync(bio, reads.read(0), true, false, false), "a default queue");
     assertFalse(bio.polled(), "bio_clear_polled");
     assertTrue(bio.nowait(), "what bio_set_polled gave it stays: io-wq's reissue retries");
   }
 
   @Test
   void kiCompleteShouldQueueTaskWorkOnlyOnARingWithoutIopoll() {
-    IoKiocb polled = read(0);
-    assertSame(IoRw.END_IO_PATH, new IoRw(ring, true).kiComplete(polled, 512));
+    IoKiocb polled = reads.read(0);
+    assertSame(IoRw.END_IO_PATH, new IoRw(reads.ring, true).kiComplete(polled, 512));
     assertEquals(IoKiocb.State.COMPLETED, polled.state());
-    assertEquals(0, ring.taskWorkPending(), "io_complete_rw_iopoll: the next poll finds it");
-    IoKiocb irq = read(512);
-    assertSame(IoRw.IRQ_END_PATH, new IoRw(ring, false).kiComplete(irq, 512));
-    assertEquals(1, ring.taskWorkPending(), "io_complete_rw: io_req_task_work_add");
+    assertEquals(0, reads.ring.taskWorkPending(), "io_complete_rw_iopoll: the next poll finds it");
+    IoKiocb irq = reads.read(512);
+    assertSame(IoRw.IRQ_END_PATH, new IoRw(reads.ring, false).kiComplete(irq, 512));
+    assertEquals(1, reads.ring.taskWorkPending(), "io_complete_rw: io_req_task_work_add");
   }
 
   @Test
   void aRequestShouldCompleteWithItsSizeOrItsBiosError() {
     Bio bio = Bio.onStack(1);
-    IoRw.blkdevDirectIoAsync(bio, read(0), true, true, true);
+    IoRw.blkdevDirectIoAsync(bio, reads.read(0), true, true, true);
     assertEquals(4096, IoRw.res(bio));
     bio.setStatus(-11);
     assertEquals(-11, IoRw.res(bio));
@@ -76,9 +70,9 @@ class IoRwTest {
 
   @Test
   void ioReadShouldReissueTheRequestsWhoseBioFoundNoTagInThisSubmission() {
-    IoKiocb a = read(0);
-    IoKiocb b = read(4096);
-    IoKiocb c = read(8192);
+    IoKiocb a = reads.read(0);
+    IoKiocb b = reads.read(4096);
+    IoKiocb c = reads.read(8192);
     Bio ba = Bio.onStack(1);
     Bio bb = Bio.onStack(2);
     Bio bc = Bio.onStack(3);
@@ -102,7 +96,8 @@ class IoRwTest {
     assertFalse(
         iopoll.contains(KernelFn.IO_REQ_TASK_WORK_ADD), "io_complete_rw_iopoll: no task_work");
     assertTrue(irq.contains(KernelFn.IO_REQ_TASK_WORK_ADD), "io_complete_rw queues task_work");
-    IoRw polled = new IoRw(ring, true);
-    assertSame(IoRw.endPath(true), polled.kiComplete(read(0), 4096), "on its own CPU the same");
+    IoRw polled = new IoRw(reads.ring, true);
+    assertSame(
+        IoRw.endPath(true), polled.kiComplete(reads.read(0), 4096), "on its own CPU the same");
   }
 }

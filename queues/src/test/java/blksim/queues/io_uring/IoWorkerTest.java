@@ -26,14 +26,7 @@ import org.junit.jupiter.api.Test;
 class IoWorkerTest {
   private static final int CPU = 1;
   private final Charger charger = new Charger(ReferenceCosts.of(), "cpu1-iou-wrk0");
-  private final SqRing sq = new SqRing(8);
-  private final IoRingCtx ring = new IoRingCtx(sq, new CqRing(8));
-
-  private IoKiocb read(long off) {
-    sq.tryClaim(new Sqe(Sqe.IORING_OP_READ, 0, 0, off, 4096, 0, 0));
-    sq.publish();
-    return ring.submitSqe();
-  }
+  private final SubmittedReads reads = new SubmittedReads(8);
 
   private IoWorker worker(boolean iopoll, WorkerSpin spin) {
     return new IoWorker("cpu1-iou-wrk0", CPU, charger, iopoll, 1000, spin);
@@ -53,8 +46,8 @@ class IoWorkerTest {
   @Test
   void onlyThePuntThatFindsItAsleepShouldWakeIt() {
     IoWorker w = worker(true, null);
-    assertTrue(w.enqueue(List.of(read(0))), "io_wqe_activate_free_worker");
-    assertFalse(w.enqueue(List.of(read(4096))), "awake already: queued behind");
+    assertTrue(w.enqueue(List.of(reads.read(0))), "io_wqe_activate_free_worker");
+    assertFalse(w.enqueue(List.of(reads.read(4096))), "awake already: queued behind");
     assertTrue(w.woken());
     assertEquals(2, w.wq().enqueued());
   }
@@ -62,7 +55,7 @@ class IoWorkerTest {
   @Test
   void switchedInItShouldPayForTheSwitchThenIssueTheHeadUpToItsBio() {
     IoWorker w = worker(true, null);
-    WorkerCall call = started(w, List.of(read(0)));
+    WorkerCall call = started(w, List.of(reads.read(0)));
     assertInstanceOf(WorkerCall.AllocBio.class, call);
     assertEquals(1, calls(KernelFn.SCHEDULE), "schedule() in");
     assertEquals(1, calls(KernelFn.IO_WQ_SUBMIT_WORK));
@@ -74,7 +67,7 @@ class IoWorkerTest {
   @Test
   void itsBioShouldBePolledButNotNowaitWhenItsQueuePolls() {
     IoWorker w = worker(true, null);
-    IoKiocb req = read(0);
+    IoKiocb req = reads.read(0);
     started(w, List.of(req));
     Bio bio = Bio.onStack(1);
     WorkerCall.SubmitBio s = (WorkerCall.SubmitBio) w.bioAllocated(bio, 10, true);
@@ -87,7 +80,7 @@ class IoWorkerTest {
   @Test
   void anIssuedRequestShouldGoOnTheIopollListUnderTheUringLockThenTheNextIsIssued() {
     IoWorker w = worker(true, null);
-    started(w, List.of(read(0), read(4096)));
+    started(w, List.of(reads.read(0), reads.read(4096)));
     w.bioAllocated(Bio.onStack(1), 10, true);
     WorkerCall lock = w.submitted(List.of(), List.of(), 20);
     assertInstanceOf(WorkerCall.UringLock.class, lock);
@@ -104,7 +97,7 @@ class IoWorkerTest {
   @Test
   void aTaskThatPreemptsItsSpinForTheUringLockShouldPutItToSleepOnTheMutex() {
     IoWorker w = worker(true, null);
-    started(w, List.of(read(0)));
+    started(w, List.of(reads.read(0)));
     w.bioAllocated(Bio.onStack(1), 10, true);
     w.submitted(List.of(), List.of(), 20);
     long switches = calls(KernelFn.SCHEDULE);
@@ -123,7 +116,7 @@ class IoWorkerTest {
   @Test
   void aBioThatFindsNoTagOnAnIopollRingShouldEndWithEagainAndBeRetriedAfterCondResched() {
     IoWorker w = worker(true, null);
-    IoKiocb req = read(0);
+    IoKiocb req = reads.read(0);
     started(w, List.of(req));
     Bio bio = Bio.onStack(1);
     w.bioAllocated(bio, 10, true);
@@ -142,7 +135,7 @@ class IoWorkerTest {
   void onItsThreadsCpuTheRetriesShouldTurnInClosedFormUntilSomethingEndsThem() {
     WorkerSpin spin = new WorkerSpin(charger, CPU, true, t -> t + 1_000_000_000L);
     IoWorker w = worker(true, spin);
-    started(w, List.of(read(0)));
+    started(w, List.of(reads.read(0)));
     Bio bio = Bio.onStack(1);
     w.bioAllocated(bio, 10, true);
     WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(), List.of(bio), 20);
@@ -162,7 +155,7 @@ class IoWorkerTest {
   @Test
   void withoutIopollABioEndedInQueueRqShouldQueueItsThreadsTaskWorkThenGoBack() {
     IoWorker w = worker(false, null);
-    started(w, List.of(read(0)));
+    started(w, List.of(reads.read(0)));
     Bio bio = Bio.onStack(1);
     w.bioAllocated(bio, 10, true);
     WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(bio), List.of(), 20);
@@ -175,7 +168,7 @@ class IoWorkerTest {
   @Test
   void withoutIopollABioInFlightShouldLetTheWorkerGoOnAtOnce() {
     IoWorker w = worker(false, null);
-    started(w, List.of(read(0), read(4096)));
+    started(w, List.of(reads.read(0), reads.read(4096)));
     w.bioAllocated(Bio.onStack(1), 10, true);
     assertInstanceOf(WorkerCall.AllocBio.class, w.submitted(List.of(), List.of(), 20));
   }
@@ -183,7 +176,7 @@ class IoWorkerTest {
   @Test
   void anUnpolledBioEndedInQueueRqOnAnIopollRingShouldStillBeListedUnderTheLock() {
     IoWorker w = worker(true, null);
-    started(w, List.of(read(0)));
+    started(w, List.of(reads.read(0)));
     Bio bio = Bio.onStack(1);
     w.bioAllocated(bio, 10, false);
     WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(bio), List.of(), 20);
@@ -195,7 +188,7 @@ class IoWorkerTest {
   @Test
   void aBlockingIssueShouldSleepForATagAndTryTheSameBioWhenWoken() {
     IoWorker w = worker(false, null);
-    IoKiocb req = read(0);
+    IoKiocb req = reads.read(0);
     started(w, List.of(req));
     Bio bio = Bio.onStack(1);
     w.bioAllocated(bio, 10, true);
@@ -212,14 +205,14 @@ class IoWorkerTest {
   void anAnswerInTheWrongStateShouldBreakTheBooksNotPassUnnoticed() {
     IoWorker w = worker(true, null);
     assertThrows(InvariantBroken.class, () -> w.put(0), "asleep, with nothing out");
-    started(w, List.of(read(0)));
+    started(w, List.of(reads.read(0)));
     assertThrows(InvariantBroken.class, () -> w.lockGranted(10), "it never asked");
   }
 
   @Test
   void itsBooksShouldBalanceOnlyOnceEveryPuntWasIssuedAndItSleeps() {
     IoWorker w = worker(false, null);
-    started(w, List.of(read(0)));
+    started(w, List.of(reads.read(0)));
     Books open = new Books();
     w.audit(open);
     assertFalse(open.balanced());

@@ -15,21 +15,14 @@ import org.junit.jupiter.api.Test;
  * io_uring.c {@code io_wq_submit_work}; docs/kernel.md section 11): its worker's list and sleep.
  */
 class IoWqTest {
-  private final SqRing sq = new SqRing(8);
-  private final IoRingCtx ring = new IoRingCtx(sq, new CqRing(8));
-
-  private IoKiocb read(long off) {
-    sq.tryClaim(new Sqe(Sqe.IORING_OP_READ, 0, 0, off, 4096, 0, 0));
-    sq.publish();
-    return ring.submitSqe();
-  }
+  private final SubmittedReads reads = new SubmittedReads(8);
 
   @Test
   void aPuntShouldWakeTheWorkerOnlyWhenItSleeps() {
     IoWq wq = new IoWq();
     assertTrue(wq.sleeping(), "created asleep: the first punt makes it run");
-    assertTrue(wq.enqueue(List.of(read(0))), "io_wqe_activate_free_worker");
-    assertFalse(wq.enqueue(List.of(read(4096))), "awake: the request waits behind the head");
+    assertTrue(wq.enqueue(List.of(reads.read(0))), "io_wqe_activate_free_worker");
+    assertFalse(wq.enqueue(List.of(reads.read(4096))), "awake: the request waits behind the head");
     assertEquals(1, wq.wakeUps());
     assertEquals(2, wq.enqueued());
   }
@@ -37,8 +30,8 @@ class IoWqTest {
   @Test
   void theWorkerShouldIssueItsListHeadFirstAndSleepWhenItIsEmpty() {
     IoWq wq = new IoWq();
-    IoKiocb a = read(0);
-    IoKiocb b = read(4096);
+    IoKiocb a = reads.read(0);
+    IoKiocb b = reads.read(4096);
     wq.enqueue(List.of(a, b));
     assertSame(a, wq.next());
     assertSame(a, wq.issued(), "the head leaves the list once issued");
@@ -47,15 +40,15 @@ class IoWqTest {
     assertFalse(wq.sleeping());
     assertNull(wq.next(), "nothing left: io_worker_handle_work returns, the worker sleeps");
     assertTrue(wq.sleeping());
-    assertTrue(wq.enqueue(List.of(read(8192))), "asleep again: the next punt wakes it");
+    assertTrue(wq.enqueue(List.of(reads.read(8192))), "asleep again: the next punt wakes it");
     assertEquals(2, wq.wakeUps());
   }
 
   @Test
   void aRetryOnEagainShouldLeaveTheRequestAtTheHead() {
     IoWq wq = new IoWq();
-    IoKiocb a = read(0);
-    wq.enqueue(List.of(a, read(4096)));
+    IoKiocb a = reads.read(0);
+    wq.enqueue(List.of(a, reads.read(4096)));
     assertSame(a, wq.next());
     wq.retried(); // -EAGAIN: io_wq_submit_work goes round after cond_resched
     wq.retried();
@@ -67,7 +60,7 @@ class IoWqTest {
   @Test
   void theBooksShouldFindEveryPuntIssuedAndTheListEmpty() {
     IoWq wq = new IoWq();
-    wq.enqueue(List.of(read(0), read(4096)));
+    wq.enqueue(List.of(reads.read(0), reads.read(4096)));
     wq.next();
     wq.issued();
     Books left = new Books();
