@@ -13,10 +13,13 @@ import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CpuTime;
+import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.WorkerSpin;
+import blksim.queues.kernel.sched.SchedCore;
 import blksim.queues.kernel.sched.TickSched;
 import blksim.queues.tiouring.Submitter;
 import java.util.ArrayList;
@@ -28,8 +31,9 @@ import org.HdrHistogram.Histogram;
  * One CPU running t/io_uring submitter threads ({@link SubmitterThread}s, one or more), a thread's
  * io-wq worker ({@link IoWqWorker}, beside its thread or alone), or both: user space ({@link
  * Submitter}), the kernel side of their rings ({@link IoRingCtx}, fs/io_uring.c) and the raw block
- * device file (block/fops.c). Several threads on one CPU take turns as its run queue says ({@link
- * CpuSchedule}, {@link blksim.queues.kernel.sched.CfsRq}).
+ * device file (block/fops.c). Its tasks take turns, with its interrupts and ksoftirqd, as its
+ * schedule says ({@link SchedCore}, {@link blksim.queues.kernel.sched.CfsRq}); the CPU sorts what
+ * comes to it into the schedule's events.
  *
  * <p>The CPU is a non-preemptive server: its execution travels with the messages it sends. A call
  * into the bioset, a hardware queue or the device is a message carrying the time at which the CPU
@@ -245,7 +249,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   /** Its threads, or none on a CPU that runs io-wq workers only. */
   private final List<SubmitterThread> threads;
 
-  private final CpuSchedule schedule;
+  /** What runs on the CPU next: its tasks, its interrupts, ksoftirqd. */
+  private final SchedCore<SimMessage, Outbox, NullBlkActor.TimerFired, NullBlkActor.SoftirqRaised>
+      schedule;
+
+  private final IrqPath irq;
 
   /** The io-wq workers this CPU runs, by the ring each works for. */
   private final Map<Integer, IoWqWorker> workerOf = new java.util.TreeMap<>();
@@ -319,7 +327,56 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       dmsetups.add(dmsetup);
     }
     this.tasks = List.copyOf(made);
-    this.schedule = new CpuSchedule(cpu, tasks, new IrqPath(cpu, threads), rq);
+    this.irq = new IrqPath(cpu, threads);
+    this.schedule =
+        new SchedCore<>(links.self().name(), tasks, irq, cpu.ksoftirqd, rq, effects(cpu));
+    for (SubmitterThread thread : threads) {
+      thread.core.needResched = rq::needResched;
+    }
+  }
+
+  /**
+   * What the CPU does for its schedule: a reply re-timed for after what ran first, a task's step at
+   * its return to user space or at a {@code might_sleep}, the messages of its slices' ends and its
+   * tick, and the context switch, charged to the CPU.
+   */
+  private static SchedCore.Effects<SimMessage, Outbox> effects(ThisCpu cpu) {
+    return new SchedCore.Effects<>() {
+      @Override
+      public long at(SimMessage m) {
+        return m.atPs();
+      }
+
+      @Override
+      public SimMessage retimed(SimMessage m, long t) {
+        return StashedReply.at(m, t);
+      }
+
+      @Override
+      public SimMessage returnsToUser(long t, int slot) {
+        return new Resume(t, slot);
+      }
+
+      @Override
+      public SimMessage mightSleep(long t, int slot) {
+        return new Resched(t, slot);
+      }
+
+      @Override
+      public void sliceEndsAt(long at, long spin, int slot, Outbox out) {
+        out.send(cpu.self, new SliceEnds(at, spin, slot));
+      }
+
+      @Override
+      public void tickAt(TickSched next, Outbox out) {
+        out.send(cpu.self, new Tick(next));
+      }
+
+      @Override
+      public long contextSwitch(long t) {
+        return cpu.charge(CpuTime.SUBMIT, KernelFn.SCHEDULE, 1); // __schedule, context_switch
+      }
+    };
   }
 
   /** An io-wq worker's name, as its books and ledger give it: {@code cpuN-iou-wrkT}. */
@@ -335,19 +392,19 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   @Override
   protected Handlers<Command> createHandlers() {
     return Handlers.<Command>builder()
-        .on(Start.class, (m, out) -> threads(m).pass(m.atPs(), out))
-        .on(FromBioSet.class, (m, out) -> schedule.onBioSetReply(m.slot(), m.reply(), out))
-        .on(FromBlock.class, (m, out) -> schedule.onBlockReply(m.slot(), m.reply(), out))
-        .on(Resume.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
-        .on(Resched.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
-        .on(FromDevice.class, (m, out) -> schedule.onInterrupt(m.irq(), out))
-        .on(Tick.class, (m, out) -> schedule.onTick(m, out))
+        .on(Start.class, (m, out) -> threads(m).start(m.atPs(), out))
+        .on(FromBioSet.class, this::onBioSetReply)
+        .on(FromBlock.class, this::onBlockReply)
+        .on(Resume.class, (m, out) -> schedule.step(m.slot(), m, out))
+        .on(Resched.class, (m, out) -> schedule.step(m.slot(), m, out))
+        .on(FromDevice.class, this::onInterrupt)
+        .on(Tick.class, (m, out) -> schedule.tick(m.timer(), out))
         .on(CompletedElsewhere.class, this::onCompletedElsewhere)
         .on(SyncReadEnded.class, this::onSyncReadEnded)
         .on(WantsUringLock.class, this::onWantsUringLock)
         .on(IoWqEnqueue.class, this::onIoWqEnqueue)
         .on(DmSetupAt.class, this::onDmSetupAt)
-        .on(UringUnlocked.class, (m, out) -> schedule.onThreadReply(m.slot(), m, out))
+        .on(UringUnlocked.class, (m, out) -> schedule.step(m.slot(), m, out))
         .on(SliceEnds.class, (m, out) -> schedule.sliceEnds(m.slot(), m.spin(), m.atPs(), out))
         .on(ReadCounters.class, this::onReadCounters)
         .on(Finish.class, (m, out) -> task(m.submitter()).core.sub.finish())
@@ -355,11 +412,52 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   /** The schedule of the CPU's threads, for {@code m}; a CPU that runs only workers has none. */
-  private CpuSchedule threads(Command m) {
+  private SchedCore<SimMessage, Outbox, NullBlkActor.TimerFired, NullBlkActor.SoftirqRaised>
+      threads(Command m) {
     if (threads.isEmpty()) {
       throw new InvariantBroken(name() + " runs no thread, for " + m);
     }
     return schedule;
+  }
+
+  /** A bioset answered a task, or the interrupt path, which put the bios its interrupt ended. */
+  private void onBioSetReply(FromBioSet m, Outbox out) {
+    if (m.slot() == IRQ) {
+      schedule.irqReturned(irq.onBiosPut(m.atPs(), out), out);
+    } else {
+      schedule.step(m.slot(), m.reply(), out);
+    }
+  }
+
+  /**
+   * A block device answered a task or the interrupt path: an interrupt's bios ended, a tag freed
+   * for a worker that spins, the tag a task slept for, the task's sleep for one, or a call's end.
+   */
+  private void onBlockReply(FromBlock from, Outbox out) {
+    BlockDevice.Reply m = from.reply();
+    int slot = from.slot();
+    if (m instanceof BlockDevice.IrqEnded ended) {
+      schedule.irqReturned(irq.onIrqEnded(ended, out), out);
+    } else if (m instanceof BlockDevice.TagFreed f) {
+      IoWqWorker worker = (IoWqWorker) tasks.get(slot);
+      schedule.spinEnded(slot, worker.spinEnds(f.spin(), f.atPs(), WorkerSpin.End.TAG), out);
+    } else if (m instanceof BlockDevice.Woken) {
+      schedule.tagWoken(slot, m, out);
+    } else if (m instanceof BlockDevice.Slept) {
+      schedule.slept(slot, m, out);
+    } else {
+      schedule.step(slot, m, out);
+    }
+  }
+
+  /** A device's timer fired here, or it raised BLOCK_SOFTIRQ here. */
+  private void onInterrupt(FromDevice m, Outbox out) {
+    if (m.irq() instanceof NullBlkActor.SoftirqRaised raised) {
+      schedule.softirqRaised(raised, raised.atPs(), out);
+    } else {
+      NullBlkActor.TimerFired fired = (NullBlkActor.TimerFired) m.irq();
+      schedule.timerFired(fired, fired.atPs(), out);
+    }
   }
 
   /** {@code io_wq_enqueue}: the worker of the ring is woken if it sleeps. */

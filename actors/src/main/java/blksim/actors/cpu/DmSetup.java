@@ -107,7 +107,7 @@ public final class DmSetup extends Task {
 
   /** Switched in after a wake-up at {@code t}: it runs its commands. */
   @Override
-  void resume(long t, Outbox out) {
+  public void resume(long t, Outbox out) {
     woken = false;
     next(t, out);
   }
@@ -138,7 +138,7 @@ public final class DmSetup extends Task {
 
   /** The answer to the resume's call, at a step boundary of its CPU. */
   @Override
-  void handle(SimMessage m, Outbox out) {
+  public void handle(SimMessage m, Outbox out) {
     if (m instanceof BlockDevice.Submitted s) {
       submitted(s, out);
     } else if (m instanceof BioSetActor.Put p) {
@@ -179,24 +179,24 @@ public final class DmSetup extends Task {
 
   /** It runs each command through to its sleep: the CPU schedules nowhere in between. */
   @Override
-  boolean schedulesAt(SimMessage m) {
+  public boolean schedulesAt(SimMessage m) {
     return false;
   }
 
   @Override
-  boolean preemptibleAt(SimMessage m) {
+  public boolean preemptibleAt(SimMessage m) {
     return false;
   }
 
   /** Its resume's call is out: the CPU is busy with it. */
   @Override
-  boolean inFlight() {
+  public boolean inFlight() {
     return resuming;
   }
 
   /** Woken by a command and not yet switched in. */
   @Override
-  boolean woken() {
+  public boolean woken() {
     return woken;
   }
 
@@ -206,10 +206,6 @@ public final class DmSetup extends Task {
     return freeAtPs;
   }
 
-  int slot() {
-    return slot;
-  }
-
   /** The CPU it runs on. */
   @Override
   public int cpu() {
@@ -217,7 +213,7 @@ public final class DmSetup extends Task {
   }
 
   @Override
-  String comm() {
+  public String comm() {
     return "dmsetup";
   }
 

@@ -18,6 +18,7 @@ import blksim.queues.io_uring.IoWorker;
 import blksim.queues.io_uring.IoWq;
 import blksim.queues.io_uring.WorkerCall;
 import blksim.queues.io_uring.WorkerSpin;
+import blksim.queues.kernel.sched.SchedCore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
@@ -36,7 +37,7 @@ import java.util.function.LongUnaryOperator;
  * io_wqe_activate_free_worker}) or for a tag, switched in where the run queue picks it, and sleeps
  * when it has no work; the interrupts of what it issues are its CPU's, on the CPU's interrupt path.
  */
-public final class IoWqWorker extends Task {
+public final class IoWqWorker extends Task implements SchedCore.KernelThread<SimMessage, Outbox> {
   private final String name;
   private final int thread;
   private final ThisCpu cpu;
@@ -107,13 +108,13 @@ public final class IoWqWorker extends Task {
 
   /** Switched in after a wake-up for work at {@code t}. */
   @Override
-  void resume(long t, Outbox out) {
+  public void resume(long t, Outbox out) {
     call(worker.switchedIn(t), out);
   }
 
   /** The answer to the worker's call, at a step boundary of its CPU. */
   @Override
-  void handle(SimMessage m, Outbox out) {
+  public void handle(SimMessage m, Outbox out) {
     if (m instanceof BioSetActor.Put p) {
       call(worker.put(p.atPs()), out);
     } else if (m instanceof BioSetActor.Allocated a) {
@@ -206,8 +207,21 @@ public final class IoWqWorker extends Task {
     return worker.spinEnds(id, at, why);
   }
 
+  /** Something its CPU takes came at {@code at}: spin {@code id} ends ({@link #spinEnds}). */
+  @Override
+  public long spinCut(long id, long at) {
+    return spinEnds(id, at, WorkerSpin.End.CUT);
+  }
+
+  /** The tick at {@code at} asks it to reschedule: spin {@code id} ends ({@link #spinEnds}). */
+  @Override
+  public long spinSliceEnds(long id, long at) {
+    return spinEnds(id, at, WorkerSpin.End.SLICE);
+  }
+
   /** The spin under way, or -1: what a cut of it names. */
-  long spinning() {
+  @Override
+  public long spinning() {
     return worker.spinning();
   }
 
@@ -221,25 +235,25 @@ public final class IoWqWorker extends Task {
 
   /** At its {@code cond_resched}: ksoftirqd runs there. */
   @Override
-  boolean schedulesAt(SimMessage m) {
+  public boolean schedulesAt(SimMessage m) {
     return condReschedAt(m);
   }
 
   /** At its {@code cond_resched}, where the run queue may switch it. */
   @Override
-  boolean preemptibleAt(SimMessage m) {
+  public boolean preemptibleAt(SimMessage m) {
     return condReschedAt(m);
   }
 
   /** A call of its is out, or it spins: the CPU is busy with it. */
   @Override
-  boolean inFlight() {
+  public boolean inFlight() {
     return worker.inFlight();
   }
 
   /** Whether it waits for the ring's {@code uring_lock}: its CPU takes interrupts meanwhile. */
   @Override
-  boolean waitsInterruptibly() {
+  public boolean waitsInterruptibly() {
     return worker.waitsForLock();
   }
 
@@ -248,23 +262,26 @@ public final class IoWqWorker extends Task {
    * another CPU: the mutex's optimistic spin, which only a {@code need_resched} of its own CPU ends
    * ({@code mutex_spin_on_owner}). On its thread's CPU the owner does not run while it waits.
    */
-  boolean spinsOnRunningOwner() {
+  @Override
+  public boolean spinsOnRunningOwner() {
     return !shared && worker.waitsForLock();
   }
 
   /** A task woken at {@code t} preempts its spin for the lock: it sleeps on the mutex. */
-  void lockSleeps(long t) {
+  @Override
+  public void lockSleeps(long t) {
     worker.lockSleeps(t);
   }
 
   /** An interrupt took {@code ps} of its CPU while it waited for the lock. */
-  void interrupted(long ps) {
+  @Override
+  public void interrupted(long ps) {
     worker.interrupted(ps);
   }
 
   /** Woken for work and not yet switched in. */
   @Override
-  boolean woken() {
+  public boolean woken() {
     return worker.woken();
   }
 
@@ -275,12 +292,8 @@ public final class IoWqWorker extends Task {
   }
 
   @Override
-  String comm() {
+  public String comm() {
     return "iou-wrk-" + thread;
-  }
-
-  int slot() {
-    return slot;
   }
 
   /** The t/io_uring thread it works for. */

@@ -13,6 +13,7 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.kernel.sched.PendingTicks;
+import blksim.queues.kernel.sched.SchedCore;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +26,8 @@ import java.util.List;
  *
  * <p>Each method returns the time the interrupt ends, or -1 while a call of it is out.
  */
-final class IrqPath {
+final class IrqPath
+    implements SchedCore.Irq<NullBlkActor.TimerFired, NullBlkActor.SoftirqRaised, Outbox> {
   /** A hard interrupt's entry and exit, and the hrtimer interrupt handler, per interrupt. */
   static final KernelFn[] IRQ_ENTRY_PATH = {KernelFn.IRQ_ENTRY, KernelFn.HRTIMER_INTERRUPT};
 
@@ -68,7 +70,9 @@ final class IrqPath {
    * kworker their timers woke (it preempts the thread as the interrupt returns), then null_blk's
    * timers.
    */
-  long start(long t, List<NullBlkActor.TimerFired> fired, PendingTicks.Ticks ticks, Outbox out) {
+  @Override
+  public long start(
+      long t, List<NullBlkActor.TimerFired> fired, PendingTicks.Ticks ticks, Outbox out) {
     what = CpuTime.IRQ;
     t += c.charge(CpuTime.IRQ, IRQ_ENTRY_PATH, 1);
     if (ticks.ticks() > 0) {
@@ -84,7 +88,8 @@ final class IrqPath {
   }
 
   /** More expired timers, in the interrupt that runs. */
-  long more(long t, List<NullBlkActor.TimerFired> fired, Outbox out) {
+  @Override
+  public long more(long t, List<NullBlkActor.TimerFired> fired, Outbox out) {
     groups.add(fired);
     return next(t, out);
   }
@@ -94,7 +99,9 @@ final class IrqPath {
    * of it, the switch to it when it preempts the thread (a thread that goes to sleep has paid for
    * that switch), its pass and {@code blk_done_softirq}, then the requests of each queue raised.
    */
-  long startSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, boolean preempts, Outbox out) {
+  @Override
+  public long startSoftirq(
+      long t, List<NullBlkActor.SoftirqRaised> raised, boolean preempts, Outbox out) {
     what = CpuTime.KSOFTIRQD;
     t += c.charge(CpuTime.SUBMIT, WAKE_KSOFTIRQD_PATH, 1);
     if (preempts) {
@@ -107,19 +114,22 @@ final class IrqPath {
    * More requests raised while BLOCK_SOFTIRQ ran (by a kblockd run its frees restarted): {@code
    * __do_softirq} finds the softirq pending again and runs it once more.
    */
-  long moreSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, Outbox out) {
+  @Override
+  public long moreSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, Outbox out) {
     t += c.charge(CpuTime.KSOFTIRQD, BLOCK_SOFTIRQ_PATH, 1);
     groups.add(raised);
     return next(t, out);
   }
 
   /** ksoftirqd, done, switches back to the thread it preempted. */
-  long softirqSwitchBack(long t) {
+  @Override
+  public long softirqSwitchBack(long t) {
     return t + c.charge(CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 1);
   }
 
   /** Whether the running interrupt is ksoftirqd's. */
-  boolean inSoftirq() {
+  @Override
+  public boolean inSoftirq() {
     return what == CpuTime.KSOFTIRQD;
   }
 

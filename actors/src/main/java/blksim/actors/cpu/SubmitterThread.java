@@ -3,7 +3,9 @@ package blksim.actors.cpu;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.queues.books.Books;
+import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.IoRingCtx;
+import blksim.queues.kernel.sched.SchedCore;
 import blksim.queues.tiouring.Submitter;
 import org.HdrHistogram.Histogram;
 
@@ -12,7 +14,8 @@ import org.HdrHistogram.Histogram;
  * (its ring, its submitter, its latency), its io_uring side ({@link SubmitterPath}), and the loop
  * that drives it: io_uring's own, or the preadv2 or libaio loop on top of it.
  */
-public final class SubmitterThread extends Task {
+public final class SubmitterThread extends Task
+    implements SchedCore.UserThread<SimMessage, Outbox> {
   /** Its ring, submitter and costs. */
   final CpuCore core;
 
@@ -37,7 +40,7 @@ public final class SubmitterThread extends Task {
 
   /** It starts its loop, or is switched back into the sleep that a completion ended. */
   @Override
-  void resume(long t, Outbox out) {
+  public void resume(long t, Outbox out) {
     if (!started) {
       started = true;
       run.pass(t, out);
@@ -49,7 +52,7 @@ public final class SubmitterThread extends Task {
   }
 
   @Override
-  void handle(SimMessage m, Outbox out) {
+  public void handle(SimMessage m, Outbox out) {
     run.handle(m, out);
   }
 
@@ -58,7 +61,7 @@ public final class SubmitterThread extends Task {
    * (io_iopoll_check's {@code mutex_lock}, its ring's teardown's {@code cond_resched}).
    */
   @Override
-  boolean schedulesAt(SimMessage m) {
+  public boolean schedulesAt(SimMessage m) {
     return m instanceof Cpu.Resume || m instanceof Cpu.Resched;
   }
 
@@ -67,17 +70,17 @@ public final class SubmitterThread extends Task {
    * or, exited, at its ring's teardown's {@code cond_resched}.
    */
   @Override
-  boolean preemptibleAt(SimMessage m) {
+  public boolean preemptibleAt(SimMessage m) {
     return m instanceof Cpu.Resume || m instanceof Cpu.Resched && path.exiting();
   }
 
   @Override
-  boolean inFlight() {
+  public boolean inFlight() {
     return path.inFlight();
   }
 
   @Override
-  boolean woken() {
+  public boolean woken() {
     return path.loop().woken();
   }
 
@@ -87,7 +90,7 @@ public final class SubmitterThread extends Task {
   }
 
   @Override
-  String comm() {
+  public String comm() {
     return "submitter" + core.cfg.submitter();
   }
 
@@ -97,13 +100,39 @@ public final class SubmitterThread extends Task {
   }
 
   @Override
-  boolean exiting() {
+  public boolean exiting() {
     return path.exiting();
   }
 
   @Override
-  boolean done() {
+  public boolean done() {
     return path.done();
+  }
+
+  /** Its io_uring_enter returns to user space. */
+  @Override
+  public boolean returnsToUserAt(SimMessage m) {
+    return m instanceof Cpu.Resume;
+  }
+
+  @Override
+  public boolean waitsForItsWorkerHere() {
+    return path.waitsForItsWorkerHere();
+  }
+
+  @Override
+  public long emptyEnters(long fromPs, long untilPs) {
+    return path.emptyEnters(fromPs, untilPs);
+  }
+
+  @Override
+  public void teardownPoll(long t, Outbox out) {
+    path.teardownPoll(t, out);
+  }
+
+  @Override
+  public void waitsInTeardown() {
+    path.loop().to(EnterLoop.Phase.RESCHED);
   }
 
   /** Checks what the thread left in the kernel; {@code name} is its name in the books. */
