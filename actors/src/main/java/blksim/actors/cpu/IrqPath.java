@@ -5,15 +5,17 @@ import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
+import blksim.actors.engine.SimRef;
 import blksim.devices.drivers.md.DmIo;
 import blksim.queues.block.bio.Bio;
+import blksim.queues.block.blk_mq.Request;
 import blksim.queues.block.fops.BlkdevDirectIoSimple;
-import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.kernel.sched.PendingTicks;
 import blksim.queues.kernel.sched.SchedCore;
+import blksim.queues.kernel.softirq.IrqContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,113 +30,92 @@ import java.util.List;
  */
 final class IrqPath
     implements SchedCore.Irq<NullBlkActor.TimerFired, NullBlkActor.SoftirqRaised, Outbox> {
-  /** A hard interrupt's entry and exit, and the hrtimer interrupt handler, per interrupt. */
-  static final KernelFn[] IRQ_ENTRY_PATH = {KernelFn.IRQ_ENTRY, KernelFn.HRTIMER_INTERRUPT};
-
-  /** The scheduler tick's own work, in a timer interrupt already entered. */
-  static final KernelFn[] TICK_PATH = {KernelFn.TICK_SCHED_TIMER};
-
-  /** SCHED_SOFTIRQ at the tick's irq_exit: the periodic load balance. */
-  static final KernelFn[] LOAD_BALANCE_PATH = {KernelFn.RUN_REBALANCE_DOMAINS};
-
-  /** The vmstat kworker, woken by its timer in the tick, preempting the thread at irq_exit. */
-  static final KernelFn[] VMSTAT_PATH = {KernelFn.VMSTAT_UPDATE};
-
-  /**
-   * The raiser's part of a BLOCK_SOFTIRQ run, once per ksoftirqd wake: the first request on the
-   * empty list raised the softirq from task context, which woke ksoftirqd.
-   */
-  static final KernelFn[] WAKE_KSOFTIRQD_PATH = {KernelFn.RAISE_SOFTIRQ, KernelFn.TRY_TO_WAKE_UP};
-
-  /** ksoftirqd's pass over the pending softirqs, and BLOCK_SOFTIRQ's taking of the CPU's list. */
-  static final KernelFn[] BLOCK_SOFTIRQ_PATH = {KernelFn.RUN_KSOFTIRQD, KernelFn.BLK_DONE_SOFTIRQ};
-
   private final ThisCpu c;
 
   /** The CPU's submitter threads, in slot order (its first slots). */
   private final List<SubmitterThread> threads;
 
-  private final TimerGroups groups = new TimerGroups();
+  /** The context the interrupt's work runs in, its costs and its groups of requests. */
+  private final IrqContext<NullBlkActor.Interrupt> context;
 
-  /** The context the running interrupt's work is in: a hard interrupt, or ksoftirqd. */
-  private CpuTime what = CpuTime.IRQ;
+  /** A hardware queue of a device, and whether its requests were raised or timed. */
+  private record Queue(SimRef<NullBlkActor.Command> device, int hctx, boolean softirq) {}
 
   IrqPath(ThisCpu c, List<SubmitterThread> threads) {
     this.c = c;
     this.threads = threads;
+    this.context =
+        new IrqContext<>(
+            c.charger,
+            c.index,
+            f -> new Queue(f.device(), f.hctx(), f instanceof NullBlkActor.SoftirqRaised));
   }
 
   /**
-   * A hard interrupt begins at {@code t}: entry, hrtimer_interrupt, the scheduler tick if its timer
-   * expired ({@code ticks}) and the SCHED_SOFTIRQs they raised (run at irq_exit), the vmstat
-   * kworker their timers woke (it preempts the thread as the interrupt returns), then null_blk's
-   * timers.
+   * A hard interrupt begins at {@code t} ({@link IrqContext#enter}): the scheduler ticks that
+   * waited, then null_blk's timers, one hardware queue's after another.
    */
   @Override
   public long start(
       long t, List<NullBlkActor.TimerFired> fired, PendingTicks.Ticks ticks, Outbox out) {
-    what = CpuTime.IRQ;
-    t += c.charge(CpuTime.IRQ, IRQ_ENTRY_PATH, 1);
-    if (ticks.ticks() > 0) {
-      t += c.charge(CpuTime.IRQ, TICK_PATH, ticks.ticks());
-    }
-    if (ticks.balances() > 0) {
-      t += c.charge(CpuTime.IRQ, LOAD_BALANCE_PATH, ticks.balances());
-    }
-    if (ticks.vmstats() > 0) {
-      t += c.charge(CpuTime.KWORKER, VMSTAT_PATH, ticks.vmstats());
-    }
-    return more(t, fired, out);
+    return next(context.enter(t, ticks, fired), out);
   }
 
   /** More expired timers, in the interrupt that runs. */
   @Override
   public long more(long t, List<NullBlkActor.TimerFired> fired, Outbox out) {
-    groups.add(fired);
+    context.more(fired);
     return next(t, out);
   }
 
-  /**
-   * ksoftirqd runs BLOCK_SOFTIRQ at {@code t}, a scheduling point of the thread: the raiser's wake
-   * of it, the switch to it when it preempts the thread (a thread that goes to sleep has paid for
-   * that switch), its pass and {@code blk_done_softirq}, then the requests of each queue raised.
-   */
+  /** ksoftirqd runs BLOCK_SOFTIRQ at {@code t} ({@link IrqContext#softirq}). */
   @Override
   public long startSoftirq(
       long t, List<NullBlkActor.SoftirqRaised> raised, boolean preempts, Outbox out) {
-    what = CpuTime.KSOFTIRQD;
-    t += c.charge(CpuTime.SUBMIT, WAKE_KSOFTIRQD_PATH, 1);
-    if (preempts) {
-      t += c.charge(CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 1);
-    }
-    return moreSoftirq(t, raised, out);
+    return next(context.softirq(t, raised, preempts), out);
   }
 
-  /**
-   * More requests raised while BLOCK_SOFTIRQ ran (by a kblockd run its frees restarted): {@code
-   * __do_softirq} finds the softirq pending again and runs it once more.
-   */
+  /** More requests raised while BLOCK_SOFTIRQ ran ({@link IrqContext#moreSoftirq}). */
   @Override
   public long moreSoftirq(long t, List<NullBlkActor.SoftirqRaised> raised, Outbox out) {
-    t += c.charge(CpuTime.KSOFTIRQD, BLOCK_SOFTIRQ_PATH, 1);
-    groups.add(raised);
-    return next(t, out);
+    return next(context.moreSoftirq(t, raised), out);
   }
 
   /** ksoftirqd, done, switches back to the thread it preempted. */
   @Override
   public long softirqSwitchBack(long t) {
-    return t + c.charge(CpuTime.KSOFTIRQD, KernelFn.SCHEDULE, 1);
+    return context.switchBack(t);
   }
 
   /** Whether the running interrupt is ksoftirqd's. */
   @Override
   public boolean inSoftirq() {
-    return what == CpuTime.KSOFTIRQD;
+    return context.inSoftirq();
   }
 
+  /**
+   * Asks the device of the next group to end its requests, on behalf of the running context: {@code
+   * null_cmd_timer_expired} of the timers, or {@code null_complete_rq} of the raised requests.
+   *
+   * @return -1 while it does, or {@code t} when no group is left: the interrupt ends
+   */
   private long next(long t, Outbox out) {
-    return groups.sendNext(t, c.irqCall(what).exec(), out) ? -1 : t;
+    List<NullBlkActor.Interrupt> g = context.nextGroup();
+    if (g == null) {
+      return t;
+    }
+    List<Request> rqs = new ArrayList<>(g.size());
+    for (NullBlkActor.Interrupt f : g) {
+      rqs.addAll(f.rqs());
+    }
+    NullBlkActor.Interrupt first = g.get(0);
+    NullBlkActor.Exec exec = c.irqCall(context.what()).exec();
+    out.send(
+        first.device(),
+        first instanceof NullBlkActor.SoftirqRaised
+            ? new NullBlkActor.CompleteRqs(t, exec, first.hctx(), rqs)
+            : new NullBlkActor.TimersExpired(t, exec, first.hctx(), rqs));
+    return -1;
   }
 
   /** bio_endio of each bio: io_complete_rw queues task_work (and wakes the thread); bio_put. */
@@ -143,10 +124,10 @@ final class IrqPath
       // bio_endio of a DM clone runs clone_endio, in this interrupt: the device's, then back here.
       out.send(
           c.dms.get(io.md().name()),
-          new MappedDeviceActor.EndClones(m.atPs(), c.irqCall(what), m.ended()));
+          new MappedDeviceActor.EndClones(m.atPs(), c.irqCall(context.what()), m.ended()));
       return -1;
     }
-    groups.ended();
+    context.groupEnded();
     long t = m.atPs();
     List<Bio> put = new ArrayList<>();
     ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
@@ -157,14 +138,14 @@ final class IrqPath
     for (Bio bio : m.ended()) {
       if (c.foreign(bio)) {
         elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
-        t += c.charge(what, c.foreignEndPath(), 1);
+        t += c.charge(context.what(), c.foreignEndPath(), 1);
       } else {
         if (bio.owner() instanceof BlkdevDirectIoSimple.Waiter w) {
           touched[c.taskOf(w.owner()).slot] = true; // blkdev_bio_end_io_simple wakes its task
         } else if (bio.owner() instanceof AioKiocb req) {
           touched[c.taskOf(req.ctx()).slot] = true;
         }
-        t += c.charge(what, c.endInIrq(bio), 1);
+        t += c.charge(context.what(), c.endInIrq(bio), 1);
         if (bio.owner() instanceof IoKiocb req) {
           CpuCore owner = c.taskOf(req);
           threads.get(owner.slot).path.workerCompleted(req);
@@ -175,18 +156,19 @@ final class IrqPath
         put.add(bio);
       }
     }
-    t = elsewhere.send(c, t, what, out);
+    t = elsewhere.send(c, t, context.what(), out);
     // io_complete_rw's task_work wakes each task whose request ended, if it sleeps
     for (int slot = 0; slot < touched.length; slot++) {
       if (touched[slot] && threads.get(slot).path.loop().wakeIfSleeping()) {
-        t += c.charge(what, KernelFn.TRY_TO_WAKE_UP, 1);
+        t += c.charge(context.what(), KernelFn.TRY_TO_WAKE_UP, 1);
       }
     }
     if (put.isEmpty()) {
       // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
       return onBiosPut(t, out);
     }
-    out.send(c.bioset, new BioSetActor.PutBios(t, c.index, what, put, c.irqBiosetReplies));
+    out.send(
+        c.bioset, new BioSetActor.PutBios(t, c.index, context.what(), put, c.irqBiosetReplies));
     return -1;
   }
 
