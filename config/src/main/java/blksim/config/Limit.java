@@ -110,11 +110,6 @@ public enum Limit {
       "io-wq-scheduler",
       "-p1 on null_blk without poll queues under mq-deadline where tags can run out: io-wq"
           + " reissuing an unpolled bio into the scheduler while the ring polls."),
-  IO_WQ_SPIN(
-      Area.IO_WQ,
-      "io-wq-spin",
-      "-p1 on a DM device where tags can run out and no CPU is left for the io-wq worker, which"
-          + " would spin on its thread's CPU for what DM's requeue frees."),
 
   OUTSIDE_RING_NOP(
       Area.OUTSIDE_THE_RING,

@@ -203,16 +203,6 @@ final class ModelSupport {
       // nops take no tag; sync and aio reads share their queues' tags as their checks say
       return forSuspend;
     }
-    for (int t = 0; t < forSuspend.size(); t++) {
-      Limit.IO_WQ_SPIN.refuseIf(
-          forSuspend.get(t).equals(plan.submitterCpus().get(t)),
-          "a DM suspend where "
-              + why(plan, most, tags)
-              + ": thread "
-              + t
-              + "'s io-wq worker, with no CPU left, spinning for a tag on the thread's CPU (give"
-              + " the machine a CPU for each thread's worker with --cpus)");
-    }
     String why = why(plan, most, tags);
     NullBlkSettings nb = plan.nullBlk();
     // -p0: io-wq's blocking issue sleeps on the tag wait queue; its timers fire on its CPU. A fault
@@ -246,8 +236,7 @@ final class ModelSupport {
     if (suspend) {
       return forSuspend;
     }
-    List<Integer> workers = placeWorkers(s, plan, cfgs, load, tags, why);
-    return workers;
+    return ownOrThreads(s, plan);
   }
 
   /** What makes tags run out, in words, for a refusal. */
@@ -737,73 +726,6 @@ final class ModelSupport {
                   + " read in one run is not modelled yet");
         }
       }
-    }
-  }
-
-  /**
-   * Where each thread's io-wq worker runs when tags can run out: the CPUs with no submitter go to
-   * the first threads' workers, and the others share their thread's CPU (the scheduler wakes a
-   * worker on an idle CPU of the node, or on the waker's). A blocking issue (a ring without IOPOLL)
-   * sleeps for its tag. On an IOPOLL ring the worker's issue keeps REQ_NOWAIT, and on the thread's
-   * CPU it spins until its CFS slice ends, a tag is freed or the CPU takes an interrupt ({@code
-   * WorkerSpin}); under a DM device, whose requeue frees what it spins for, that is not modelled
-   * yet.
-   *
-   * @param load the most I/Os each hardware queue can have in flight
-   * @param tags the tags of a queue
-   * @param why what makes tags run out, for a refusal
-   */
-  private static List<Integer> placeWorkers(
-      BlksimSettings s,
-      ModelSupport.Placement plan,
-      List<CpuConfig> cfgs,
-      Map<String, Integer> load,
-      int tags,
-      String why) {
-    IoUringSettings u = s.ioUring();
-    List<Integer> cpus = new ArrayList<>();
-    for (int cpu = 0; cpu < s.cpu().count() && cpus.size() < u.threads(); cpu++) {
-      if (!plan.submitterCpus().contains(cpu)) {
-        cpus.add(cpu);
-      }
-    }
-    for (int t = cpus.size(); t < u.threads(); t++) {
-      if (u.polled()) {
-        spinsAlone(plan, cfgs.get(t), t, load, tags, why);
-      }
-      cpus.add(plan.submitterCpus().get(t));
-    }
-    return cpus;
-  }
-
-  private static List<String> queues(ModelSupport.Placement plan, CpuConfig cfg, int t) {
-    List<String> all = new ArrayList<>();
-    for (Disk disk : cfg.files()) {
-      all.addAll(disk.hwQueues(plan.submitterCpus().get(t), cfg.iopoll()));
-    }
-    return all;
-  }
-
-  /** Refuses a spinning worker on thread {@code t}'s CPU under a DM device. */
-  private static void spinsAlone(
-      ModelSupport.Placement plan,
-      CpuConfig cfg,
-      int t,
-      Map<String, Integer> load,
-      int tags,
-      String why) {
-    List<String> mine = queues(plan, cfg, t);
-    if (mine.stream().noneMatch(h -> load.get(h) > tags)) {
-      return; // its tags never run out: the worker never runs
-    }
-    if (cfg.files().stream().anyMatch(Disk::isBioBased)) {
-      throw Limit.IO_WQ_SPIN.refusal(
-          why
-              + ": thread "
-              + t
-              + "'s io-wq worker, with no CPU left, would spin for a tag on the thread's CPU"
-              + " where it reads a DM device; that wait is not modelled yet; give the machine more"
-              + " CPUs with --cpus, or raise hw_queue_depth with --null-blk");
     }
   }
 }

@@ -114,6 +114,29 @@ class DmSuspendTest {
   }
 
   @Test
+  void aSuspendWhereTagsRunOutAndNoCpuIsLeftForTheWorkerShouldRunOnTheThreadsCpu() {
+    // one CPU, 128 deep on 32 tags: the worker's issue and dmsetup wait their turns beside the
+    // polling thread, whose slice ends at a tick; every bio turned away is reissued and ends once
+    RunResult r =
+        Runs.sameOnBothEngines(
+            run(
+                "cpu.count=1",
+                "io-uring.depth=128",
+                "null-blk.hw-queue-depth=32",
+                "run.runtime=20ms",
+                "dm.suspend=[\"dm-0 at 200us for 50us\"]"));
+    assertTrue(r.books().balanced(), r.books().violations().toString());
+    RunResult.Dm dm = r.dms().get(0);
+    RunResult.Worker w = r.workers().get(0);
+    assertTrue(r.sharesCpu(w), "no CPU left: " + w);
+    assertTrue(dm.suspendedNowait() > 0, "the suspend turned bios away");
+    assertEquals(dm.suspendedNowait(), w.punted(), "each -EAGAIN is one punt");
+    assertTrue(dm.requeuedPolledEagain() > 0, "clones short of tags requeued by md->wq beside");
+    assertEquals(r.done(), r.submitters().get(0).completed(), "every I/O completed once");
+    assertTrue(dm.dmsetup().runDelayPs() > 0, "dmsetup waited for the thread's slice");
+  }
+
+  @Test
   void whatIsNotModelledOrCannotEndShouldBeRefused() {
     refused("the run's end", "dm.suspend=[\"dm-0 at 900us for 200us\"]");
     refused("-p0", "dm.suspend=[\"dm-0 at 200us for 50us\"]", "io-uring.polled=false");

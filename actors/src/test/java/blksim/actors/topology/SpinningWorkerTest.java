@@ -55,6 +55,32 @@ class SpinningWorkerTest {
   }
 
   @Test
+  void aWorkerOfAThreadThatReadsADmDeviceTooShouldSpinForItsRawQueuesTagsAsAnother() {
+    // the thread reads dm-0 (on nullb1) and nullb0 raw, 128 deep on 8 tags: the worker spins for
+    // a tag of nullb0 on the thread's CPU while the DM device's clones end in their polls
+    RunResult res =
+        Runs.sameOnBothEngines(
+            Runs.settings(
+                SHORT_OF_TAGS,
+                "cpu.count=1",
+                "null-blk.nr-devices=2",
+                "io-uring.files=[\"/dev/dm-0\", \"/dev/nullb0\"]",
+                "dm.tables=[\"0 524288000 linear /dev/nullb1 0\"]",
+                "kernel.preset=\"5.18\""));
+    assertTrue(res.books().balanced(), res.books().violations().toString());
+    RunResult.Worker w = res.workers().get(0);
+    assertTrue(res.sharesCpu(w), "no CPU left: " + w);
+    assertTrue(w.spinSlices() >= 1, "it spun until the tick ended its slice: " + w);
+    assertTrue(res.dms().get(0).dmIos() > 0, "the DM device read beside it");
+    assertTrue(
+        res.ledger().totalPs(0) <= res.endPs(),
+        "the worker and the thread never overlap: "
+            + res.ledger().totalPs(0)
+            + " > "
+            + res.endPs());
+  }
+
+  @Test
   void theSliceShouldGrowWithTheMachinesCpus() {
     // two threads, each on its own poll queue, each sharing with its worker: 2 CPUs give 6 ms
     RunResult res =
