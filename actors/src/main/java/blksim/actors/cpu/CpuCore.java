@@ -212,34 +212,8 @@ final class CpuCore implements RingTask {
       java.util.function.Consumer<IoKiocb> done,
       Outbox out) {
     ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
-    for (blksim.queues.block.bio.Bio bio : ended) {
-      IoKiocb req = (IoKiocb) bio.owner();
-      if (foreign(bio)) {
-        elsewhere.add(req, res(bio));
-        t += charge(CpuTime.SUBMIT, foreignEndPath(), 1);
-      } else if (req.owner() != owner) { // a request of another task of this CPU
-        SubmitterThread sibling = taskOf(req).task;
-        t += charge(CpuTime.SUBMIT, sibling.core.endIo(req, res(bio)), 1);
-        sibling.path.workerCompleted(req);
-        if (sibling.path.loop().wakeIfSleeping()) { // its task_work wakes it: the CPU runs it
-          t += charge(CpuTime.SUBMIT, KernelFn.TRY_TO_WAKE_UP, 1);
-        }
-      } else {
-        t += charge(CpuTime.SUBMIT, endIo(req, res(bio)), 1);
-        done.accept(req);
-      }
-    }
+    t = cpu.bioEndio(CpuTime.SUBMIT, elsewhere).inSubmit(t, slot, ended, done);
     return elsewhere.send(cpu, t, CpuTime.SUBMIT, out);
-  }
-
-  /** Whether an interrupt here ended another CPU's ring's request ({@link ThisCpu#foreign}). */
-  boolean foreign(blksim.queues.block.bio.Bio bio) {
-    return cpu.foreign(bio);
-  }
-
-  /** bi_end_io of another CPU's ring's request, run here ({@link ThisCpu#foreignEndPath}). */
-  KernelFn[] foreignEndPath() {
-    return cpu.foreignEndPath();
   }
 
   /** The thread of this CPU whose ring {@code req} is of. */

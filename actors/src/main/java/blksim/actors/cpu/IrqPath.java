@@ -9,10 +9,7 @@ import blksim.actors.engine.SimRef;
 import blksim.devices.drivers.md.DmIo;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.blk_mq.Request;
-import blksim.queues.block.fops.BlkdevDirectIoSimple;
-import blksim.queues.cost.KernelFn;
-import blksim.queues.fs.aio.AioKiocb;
-import blksim.queues.io_uring.IoKiocb;
+import blksim.queues.block.fops.BioEndio;
 import blksim.queues.kernel.sched.PendingTicks;
 import blksim.queues.kernel.sched.SchedCore;
 import blksim.queues.kernel.softirq.IrqContext;
@@ -128,41 +125,12 @@ final class IrqPath
       return -1;
     }
     context.groupEnded();
-    long t = m.atPs();
-    List<Bio> put = new ArrayList<>();
     ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
-    boolean[] touched = new boolean[threads.size()];
-    if (threads.size() == 1) {
-      touched[0] = true; // a CPU's only thread is looked at whatever ended, as always
-    }
-    for (Bio bio : m.ended()) {
-      if (c.foreign(bio)) {
-        elsewhere.add((IoKiocb) bio.owner(), CpuCore.res(bio));
-        t += c.charge(context.what(), c.foreignEndPath(), 1);
-      } else {
-        if (bio.owner() instanceof BlkdevDirectIoSimple.Waiter w) {
-          touched[c.taskOf(w.owner()).slot] = true; // blkdev_bio_end_io_simple wakes its task
-        } else if (bio.owner() instanceof AioKiocb req) {
-          touched[c.taskOf(req.ctx()).slot] = true;
-        }
-        t += c.charge(context.what(), c.endInIrq(bio), 1);
-        if (bio.owner() instanceof IoKiocb req) {
-          CpuCore owner = c.taskOf(req);
-          threads.get(owner.slot).path.workerCompleted(req);
-          touched[owner.slot] = true;
-        }
-      }
-      if (bio.pool() != null) {
-        put.add(bio);
-      }
-    }
+    BioEndio end = c.bioEndio(context.what(), elsewhere);
+    long t = end.inIrq(m.atPs(), m.ended());
     t = elsewhere.send(c, t, context.what(), out);
-    // io_complete_rw's task_work wakes each task whose request ended, if it sleeps
-    for (int slot = 0; slot < touched.length; slot++) {
-      if (touched[slot] && threads.get(slot).path.loop().wakeIfSleeping()) {
-        t += c.charge(context.what(), KernelFn.TRY_TO_WAKE_UP, 1);
-      }
-    }
+    t = end.wakeTasks(t);
+    List<Bio> put = end.toPut();
     if (put.isEmpty()) {
       // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
       return onBiosPut(t, out);

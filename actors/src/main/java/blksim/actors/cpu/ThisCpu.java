@@ -6,18 +6,15 @@ import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
-import blksim.queues.block.bio.Bio;
-import blksim.queues.block.fops.BlkdevDirectIoSimple;
+import blksim.queues.block.fops.BioEndio;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
-import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.fs.aio.KioCtx;
 import blksim.queues.io_uring.IoKiocb;
-import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.Iopoll;
 import blksim.queues.kernel.softirq.Ksoftirqd;
 import java.util.ArrayList;
@@ -32,7 +29,7 @@ import java.util.TreeMap;
  * A CPU that runs an io-wq worker alone has no ring: every request its interrupts end is another
  * CPU's.
  */
-final class ThisCpu {
+final class ThisCpu implements BioEndio.Threads {
   final int index;
   final SimRef<Cpu.Command> self;
   final SimRef<BioSetActor.Command> bioset;
@@ -110,24 +107,6 @@ final class ThisCpu {
         index, BlockDevice.Call.IRQ, what, irqBlockReplies, interrupts, irqBlockReplies);
   }
 
-  /**
-   * Whether an interrupt here ended another CPU's ring's request (a kblockd restart on this CPU had
-   * dispatched it, or an io-wq worker on a CPU of its own issued it): its io_complete_rw queues
-   * task_work for that ring's task.
-   */
-  boolean foreign(Bio bio) {
-    return bio.owner() instanceof IoKiocb req && !rings.containsKey(req.owner());
-  }
-
-  /**
-   * bi_end_io of another CPU's ring's request, run here: io_complete_rw_iopoll on an IOPOLL ring
-   * ({@code ki_complete} is set by the ring, not by where the bio ends), else io_complete_rw, which
-   * queues task_work for the ring's task.
-   */
-  KernelFn[] foreignEndPath() {
-    return IoRw.endPath(iopoll);
-  }
-
   /** The thread of this CPU whose ring {@code req} is of. */
   CpuCore taskOf(IoKiocb req) {
     return taskOf(req.owner());
@@ -152,22 +131,55 @@ final class ThisCpu {
     throw new IllegalStateException(self.name() + ": an aio context not of this CPU");
   }
 
-  /**
-   * bi_end_io of a bio an interrupt ended: an io_uring request's ({@link CpuCore#endIo}), an aio
-   * request's ({@link AioKiocb#aioCompleteRw}: its event is posted), or a sync read's on the stack
-   * ({@link BlkdevDirectIoSimple#blkdevBioEndIoSimple}: its task's wait is over).
-   *
-   * @return the functions it ran
-   */
-  KernelFn[] endInIrq(Bio bio) {
-    if (bio.owner() instanceof AioKiocb req) {
-      return req.aioCompleteRw(IoRw.res(bio));
+  /** The end of the bios one completion here ended, charged to {@code what} ({@link BioEndio}). */
+  BioEndio bioEndio(CpuTime what, Elsewhere elsewhere) {
+    return new BioEndio(charger, index, what, this, elsewhere, iopoll);
+  }
+
+  @Override
+  public int count() {
+    return rings.size();
+  }
+
+  @Override
+  public int ringSlot(int ringOwner) {
+    CpuCore task = rings.get(ringOwner);
+    return task == null ? -1 : task.slot;
+  }
+
+  @Override
+  public int aioSlot(KioCtx ctx) {
+    return taskOf(ctx).slot;
+  }
+
+  @Override
+  public int syncSlot(int owner) {
+    return taskOf(owner).slot;
+  }
+
+  @Override
+  public KernelFn[] kiComplete(int slot, IoKiocb req, int res) {
+    return thread(slot).endIo(req, res);
+  }
+
+  @Override
+  public void ended(int slot, IoKiocb req) {
+    thread(slot).task.path.workerCompleted(req);
+  }
+
+  @Override
+  public boolean wakeIfSleeping(int slot) {
+    return thread(slot).task.path.loop().wakeIfSleeping();
+  }
+
+  /** The thread of this CPU in {@code slot}. */
+  private CpuCore thread(int slot) {
+    for (CpuCore task : rings.values()) {
+      if (task.slot == slot) {
+        return task;
+      }
     }
-    if (bio.pool() == null) {
-      return BlkdevDirectIoSimple.blkdevBioEndIoSimple(bio);
-    }
-    IoKiocb req = (IoKiocb) bio.owner();
-    return taskOf(req).endIo(req, IoRw.res(bio));
+    throw new IllegalStateException(self.name() + " runs no thread in slot " + slot);
   }
 
   /**
