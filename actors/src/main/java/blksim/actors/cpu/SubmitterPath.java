@@ -7,6 +7,7 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
+import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.EnterArgs;
@@ -16,6 +17,7 @@ import blksim.queues.io_uring.EnterLoop.Phase;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.IoUringEnter;
+import blksim.queues.io_uring.IoWqOwner;
 import blksim.queues.io_uring.Iopoll;
 import blksim.queues.tiouring.LatencyRecorder;
 import blksim.queues.tiouring.Submitter;
@@ -49,7 +51,7 @@ final class SubmitterPath implements ThreadLoop {
 
   private long exitedAtPs;
   private long freeAtPs;
-  private final IoWqOwner iowq;
+  private final IoWqOwner<Cpu.WantsUringLock> iowq;
 
   SubmitterPath(CpuCore c) {
     this.c = c;
@@ -63,7 +65,7 @@ final class SubmitterPath implements ThreadLoop {
             c,
             new IoUringEnter.Setup(c.cfg.iopoll(), c.cfg.oDirect(), c.cfg.nop()));
     this.iopoll = enter.iopoll();
-    this.iowq = new IoWqOwner(c);
+    this.iowq = new IoWqOwner<>(c.charger, c.index, c.ring, c.costs, Cpu.WantsUringLock::req);
     this.submitTo = (bio, req) -> CpuCore.submitTo(bio, req, c.cfg, c.index);
     this.latency = ps -> c.latencyNs.recordValue(ps / 1000);
     this.workerDone = iowq::workerDone;
@@ -132,11 +134,14 @@ final class SubmitterPath implements ThreadLoop {
       out.send(
           c.bioset, new BioSetActor.PutBios(t, c.index, CpuTime.POLL, p.bios(), c.biosetReplies));
     } else if (call instanceof EnterCall.UringLock l) {
-      call(iopoll.ioDoIopoll(iowq.relock(l.atPs(), out)), out);
+      List<Cpu.WantsUringLock> granted = new ArrayList<>();
+      long t = iowq.relock(l.atPs(), granted);
+      unlocked(granted, l.atPs(), out);
+      call(iopoll.ioDoIopoll(t), out);
     } else if (call instanceof EnterCall.Resched r) {
       out.send(c.self, new Cpu.Resched(r.atPs(), c.slot));
     } else if (call instanceof EnterCall.Return r) {
-      iowq.unlock(r.atPs(), out);
+      unlocked(iowq.unlock(r.atPs()), r.atPs(), out);
       out.send(c.self, new Cpu.Resume(r.atPs(), c.slot));
     } else if (call instanceof EnterCall.Sleep s) {
       freeAtPs = s.atPs();
@@ -186,7 +191,7 @@ final class SubmitterPath implements ThreadLoop {
     SubmitGroup<IoKiocb> g = groups.pollFirst();
     List<IoKiocb> punted = IoRw.reissued(g.reqs(), m.wouldBlock());
     enter.submitBioReturned(g.reqs(), punted);
-    long t = punted.isEmpty() ? m.atPs() : iowq.punt(m.atPs(), punted, out);
+    long t = punted.isEmpty() ? m.atPs() : punt(m.atPs(), punted, out);
     // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
     // ends here only when not polled: a DM requeue, a queue without poll support), then bio_put.
     t = c.endSubmitted(m.ended(), t, workerDone, out);
@@ -206,6 +211,24 @@ final class SubmitterPath implements ThreadLoop {
         out);
   }
 
+  /** io_queue_async_work of {@code reqs} at {@code t} ({@link IoWqOwner#punt}): to the worker. */
+  private long punt(long t, List<IoKiocb> reqs, Outbox out) {
+    if (c.worker == null) {
+      throw new InvariantBroken(
+          c.self.name() + ": a bio found no tag and there is no io-wq worker");
+    }
+    t = iowq.punt(t, reqs);
+    out.send(c.worker, new Cpu.IoWqEnqueue(t, List.copyOf(reqs), c.self, c.owner));
+    return t;
+  }
+
+  /** Each worker that got the ring's uring_lock at {@code t} is told. */
+  private static void unlocked(List<Cpu.WantsUringLock> granted, long t, Outbox out) {
+    for (Cpu.WantsUringLock m : granted) {
+      out.send(m.worker(), new Cpu.UringUnlocked(t, m.slot()));
+    }
+  }
+
   /** A request has ended: the io-wq worker has it no more, if it had (a ring without IOPOLL). */
   void workerCompleted(IoKiocb req) {
     iowq.workerDone(req);
@@ -218,7 +241,10 @@ final class SubmitterPath implements ThreadLoop {
    * @return when the ring's teardown would poll it now, or -1
    */
   long onWantsUringLock(Cpu.WantsUringLock m, Outbox out) {
-    long t = iowq.wants(m, out);
+    long t = iowq.wants(m, m.atPs());
+    if (t >= 0) {
+      out.send(m.worker(), new Cpu.UringUnlocked(t, m.slot()));
+    }
     return t >= 0 && loop.exiting() && !inFlight() ? Math.max(t, freeAtPs) : -1;
   }
 
@@ -256,23 +282,11 @@ final class SubmitterPath implements ThreadLoop {
     IoUringEnter.EmptyEnters done = enter.emptyEnters(t, untilPs);
     c.sub.enteredEmpty(done.calls());
     iowq.lock(t);
-    iowq.unlock(done.endPs(), NO_SENDS);
+    if (!iowq.unlock(done.endPs()).isEmpty()) {
+      throw new IllegalStateException("a worker waited for the uring_lock of an empty enter");
+    }
     return done.endPs();
   }
-
-  /** What an empty turn may send: nothing (the worker cannot be waiting for the uring_lock). */
-  private static final Outbox NO_SENDS =
-      new Outbox() {
-        @Override
-        public long nowPs() {
-          return 0;
-        }
-
-        @Override
-        public <M extends SimMessage> void send(SimRef<M> to, M message) {
-          throw new IllegalStateException("an empty io_uring_enter sent " + message);
-        }
-      };
 
   /** The woken thread is switched back in when the interrupt is over, and waits on. */
   @Override
