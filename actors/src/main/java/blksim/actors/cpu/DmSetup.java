@@ -6,6 +6,7 @@ import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
+import blksim.devices.drivers.md.DmSetupCommands;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
@@ -16,7 +17,6 @@ import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRw;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,24 +42,8 @@ public final class DmSetup extends Task {
   private final Charger charger;
   private final CostStep remoteCompletion;
 
-  /**
-   * The commands whose time came, not yet run, oldest first: a suspend's sleep before its resume,
-   * or -1 for a resume.
-   */
-  private final ArrayDeque<Long> due = new ArrayDeque<>();
-
-  private int suspends;
-  private int resumes;
-  private boolean resuming;
-
-  /** A command woke it and it has not run since. */
-  private boolean woken;
-
-  /** It sleeps between a suspend and its resume: a later suspend waits behind the resume. */
-  private boolean awaitingResume;
-
-  /** When it last went to sleep: its CPU is free of it from then. */
-  private long freeAtPs;
+  /** Its commands and their order ({@link DmSetupCommands}). */
+  private final DmSetupCommands commands = new DmSetupCommands();
 
   /**
    * @param name the process's name, as its books and its ledger give it ({@code cpuN-dmsetup-dm-M})
@@ -86,54 +70,34 @@ public final class DmSetup extends Task {
   }
 
   /**
-   * The time of a command came: {@code dmsetup suspend --noflush} followed by a sleep of {@code
-   * forPs}, or, with {@code forPs} -1, {@code dmsetup resume}.
+   * The time of a command came ({@link DmSetupCommands#command}).
    *
    * @return whether this woke the process: its CPU runs it when the run queue picks it
    */
   boolean command(long forPs) {
-    if (forPs < 0) {
-      due.addFirst(forPs); // the resume goes before a suspend that came during the sleep
-      awaitingResume = false;
-    } else {
-      due.add(forPs);
-    }
-    if (woken || resuming || awaitingResume) {
-      return false;
-    }
-    woken = true;
-    return true;
+    return commands.command(forPs);
   }
 
   /** Switched in after a wake-up at {@code t}: it runs its commands. */
   @Override
   public void resume(long t, Outbox out) {
-    woken = false;
+    commands.switchedIn();
     next(t, out);
   }
 
   /** Runs the next command that came, or sleeps at {@code t} when none is left. */
   private void next(long t, Outbox out) {
-    while (!due.isEmpty()) {
-      long sleep = due.poll();
-      if (sleep >= 0) {
-        suspends++;
-        out.send(device, new MappedDeviceActor.Suspend(t));
-        out.send(cpu.self, new Cpu.DmSetupAt(t + sleep, slot, -1)); // nanosleep, then resume
-        awaitingResume = true;
-        break;
-      } else {
-        resumes++;
-        resuming = true;
-        out.send(
-            device,
-            new MappedDeviceActor.Resume(
-                t,
-                new BlockDevice.Call(cpu.index, slot, CpuTime.SUBMIT, deviceReplies, null, null)));
-        return;
-      }
+    DmSetupCommands.Step step = commands.next(t);
+    if (step instanceof DmSetupCommands.Suspend suspend) {
+      out.send(device, new MappedDeviceActor.Suspend(t));
+      // nanosleep, then resume
+      out.send(cpu.self, new Cpu.DmSetupAt(t + suspend.sleepPs(), slot, -1));
+    } else if (step instanceof DmSetupCommands.Resume) {
+      out.send(
+          device,
+          new MappedDeviceActor.Resume(
+              t, new BlockDevice.Call(cpu.index, slot, CpuTime.SUBMIT, deviceReplies, null, null)));
     }
-    freeAtPs = t;
   }
 
   /** The answer to the resume's call, at a step boundary of its CPU. */
@@ -142,7 +106,7 @@ public final class DmSetup extends Task {
     if (m instanceof BlockDevice.Submitted s) {
       submitted(s, out);
     } else if (m instanceof BioSetActor.Put p) {
-      resuming = false;
+      commands.resumed();
       next(p.atPs(), out);
     } else {
       throw new InvariantBroken(name + ": not a reply to dmsetup: " + m);
@@ -155,7 +119,7 @@ public final class DmSetup extends Task {
       throw new InvariantBroken(name + ": the resume's submission answered " + s);
     }
     if (s.ended().isEmpty()) {
-      resuming = false;
+      commands.resumed();
       next(s.atPs(), out);
       return;
     }
@@ -191,19 +155,19 @@ public final class DmSetup extends Task {
   /** Its resume's call is out: the CPU is busy with it. */
   @Override
   public boolean inFlight() {
-    return resuming;
+    return commands.inFlight();
   }
 
   /** Woken by a command and not yet switched in. */
   @Override
   public boolean woken() {
-    return woken;
+    return commands.woken();
   }
 
   /** From when its CPU is free of it: asleep since its last command. */
   @Override
   public long freeAtPs() {
-    return freeAtPs;
+    return commands.freeAtPs();
   }
 
   /** The CPU it runs on. */
@@ -233,9 +197,6 @@ public final class DmSetup extends Task {
 
   /** Every suspend was followed by its resume, and the resume's work finished. */
   public void audit(Books books) {
-    books.drainedEqual(suspends, resumes, name + ": suspends vs resumes");
-    books.drained(
-        !resuming && !awaitingResume && due.isEmpty(),
-        name + ": a command, or the resume's work, never finished");
+    commands.audit(books, name);
   }
 }
