@@ -515,24 +515,11 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
   }
 
   private void completedElsewhere(SubmitterThread task, long t, List<Completion> mine, Outbox out) {
-    CpuCore c = task.core;
-    if (!c.cfg.iopoll()) {
-      // another CPU's interrupt ended them: io_complete_rw queued task_work, which wakes the thread
-      for (Completion done : mine) {
-        c.ring.completeRw(done.req(), done.res());
-        task.path.workerCompleted(done.req());
-      }
-      if (task.exiting()) { // the ring's teardown takes what the task_work would have posted
-        c.ring.dropTaskWorkAtExit();
-        return;
-      }
-      if (task.path.loop().wakeIfSleeping()) {
-        schedule.wake(task, t, out);
-      }
-      return;
-    }
     for (Completion done : mine) {
-      c.ring.completeRwIopollElsewhere(done.req(), done.res());
+      task.path.completedElsewhere(done.req(), done.res());
+    }
+    if (task.path.taskWorkQueuedElsewhere()) {
+      schedule.wake(task, t, out);
     }
   }
 

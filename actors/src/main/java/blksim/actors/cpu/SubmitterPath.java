@@ -229,6 +229,21 @@ final class SubmitterPath implements ThreadLoop {
     }
   }
 
+  /** Another CPU ended {@code req} of this ring ({@link IoUringEnter#completedElsewhere}). */
+  void completedElsewhere(IoKiocb req, int res) {
+    enter.completedElsewhere(req, res, workerDone);
+  }
+
+  /**
+   * What other CPUs' completions queued reaches the thread ({@link
+   * IoUringEnter#taskWorkQueuedElsewhere}).
+   *
+   * @return whether it is to be woken
+   */
+  boolean taskWorkQueuedElsewhere() {
+    return enter.taskWorkQueuedElsewhere();
+  }
+
   /** A request has ended: the io-wq worker has it no more, if it had (a ring without IOPOLL). */
   void workerCompleted(IoKiocb req) {
     iowq.workerDone(req);

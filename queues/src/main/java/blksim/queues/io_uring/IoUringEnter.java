@@ -8,6 +8,7 @@ import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.EnterLoop.Phase;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * One task's {@code io_uring_enter(2)} on its CPU (fs/io_uring.c 5.16-5.18, docs/kernel.md sections
@@ -238,6 +239,41 @@ public final class IoUringEnter {
         ring.iopollReqIssued(req);
       }
     }
+  }
+
+  /**
+   * Another CPU's poll or interrupt ended {@code req} of this ring with {@code res} ({@code
+   * ki_complete} is the ring's, wherever the bio ends): on an IOPOLL ring {@code
+   * io_complete_rw_iopoll} wrote the result, and the next {@code io_do_iopoll} here finds it done;
+   * else {@code io_complete_rw} queued task_work for this ring's task, and the ring's io-wq hears
+   * that the request ended ({@code workerDone}).
+   */
+  public void completedElsewhere(IoKiocb req, int res, Consumer<IoKiocb> workerDone) {
+    if (setup.iopoll()) {
+      ring.completeRwIopollElsewhere(req, res);
+      return;
+    }
+    ring.completeRw(req, res);
+    workerDone.accept(req);
+  }
+
+  /**
+   * The task_work that other CPUs' completions queued ({@link #completedElsewhere}) reaches the
+   * task: a sleeping task is woken ({@code task_work_add} with {@code TWA_SIGNAL}); an ended one's
+   * ring teardown takes it, as nobody will run it. Nothing on an IOPOLL ring, whose completions
+   * queue none.
+   *
+   * @return whether the task is to be woken
+   */
+  public boolean taskWorkQueuedElsewhere() {
+    if (setup.iopoll()) {
+      return false;
+    }
+    if (loop.exiting()) {
+      ring.dropTaskWorkAtExit();
+      return false;
+    }
+    return loop.wakeIfSleeping();
   }
 
   /**

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.EnterLoop.Phase;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -192,6 +193,51 @@ class IoUringEnterTest {
       KernelFn fn = IoUringEnter.TASK_WORK_PATH[i];
       assertEquals(2, h.calls(fn) - before[i], "once a request: " + fn.name());
     }
+  }
+
+  @Test
+  void anotherCpusCompletionsShouldQueueTaskWorkAndWakeTheSleepingTaskOnce() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, false), true, 0);
+    EnterCall.SubmitBios s = h.submitted(2, 2);
+    h.enter.submitBioReturned(s.reqs(), List.of());
+    assertInstanceOf(EnterCall.Sleep.class, h.enter.ioSubmitSqesReturned(s.atPs()));
+    List<IoKiocb> heard = new ArrayList<>();
+    for (IoKiocb req : s.reqs()) {
+      h.enter.completedElsewhere(req, RingHarness.BS, heard::add);
+    }
+    assertEquals(s.reqs(), heard, "the ring's io-wq hears of each");
+    assertEquals(2, h.ring.taskWorkPending(), "io_complete_rw: each waits on the task_work list");
+    assertEquals(0, h.cq.ready());
+    assertTrue(h.enter.taskWorkQueuedElsewhere(), "the sleeping task is woken");
+    assertFalse(h.enter.taskWorkQueuedElsewhere(), "once");
+  }
+
+  @Test
+  void anotherCpusCompletionsOfAnEndedTaskShouldGoToTheRingsTeardown() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, false), true, 0);
+    EnterCall.SubmitBios s = h.submitted(1, 0);
+    h.enter.submitBioReturned(s.reqs(), List.of());
+    EnterCall.Return ret =
+        assertInstanceOf(EnterCall.Return.class, h.enter.ioSubmitSqesReturned(s.atPs()));
+    h.enter.exitToUserMode(ret.atPs());
+    h.loop.exit(); // t/io_uring's thread ends with its read in flight
+    h.enter.completedElsewhere(s.reqs().get(0), RingHarness.BS, req -> {});
+    assertFalse(h.enter.taskWorkQueuedElsewhere(), "nobody to wake");
+    assertEquals(0, h.ring.taskWorkPending(), "dropped: nobody will run it");
+    assertEquals(0, h.ring.awaitingCompletion());
+  }
+
+  @Test
+  void anotherCpusPollOfAnIopollRingsRequestShouldWriteItsResultAndWakeNobody() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    EnterCall.SubmitBios s = h.submitted(1, 1);
+    h.enter.submitBioReturned(s.reqs(), List.of());
+    List<IoKiocb> heard = new ArrayList<>();
+    h.enter.completedElsewhere(s.reqs().get(0), RingHarness.BS, heard::add);
+    assertEquals(IoKiocb.State.COMPLETED, s.reqs().get(0).state(), "io_complete_rw_iopoll");
+    assertEquals(0, h.ring.taskWorkPending(), "no task_work on an IOPOLL ring");
+    assertEquals(List.of(), heard, "io-wq hears from the IOPOLL list instead");
+    assertFalse(h.enter.taskWorkQueuedElsewhere());
   }
 
   @Test
