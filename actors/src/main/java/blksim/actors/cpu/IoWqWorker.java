@@ -33,7 +33,7 @@ import java.util.function.LongUnaryOperator;
  * ({@link WorkerSpin}), which the queue ends with a freed tag and the CPU with the tick that ends
  * its slice.
  *
- * <p>Its schedule is the CPU's ({@link CpuSchedule}): it is woken for work ({@code
+ * <p>Its schedule is the CPU's ({@link SchedCore}): it is woken for work ({@code
  * io_wqe_activate_free_worker}) or for a tag, switched in where the run queue picks it, and sleeps
  * when it has no work; the interrupts of what it issues are its CPU's, on the CPU's interrupt path.
  */
