@@ -11,7 +11,6 @@ import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
-import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
@@ -65,8 +64,7 @@ public final class DmSetup extends Task {
     this.deviceReplies = cpu.self.adapt(r -> new Cpu.FromBlock(slot, r));
     this.biosetReplies = cpu.self.adapt(r -> new Cpu.FromBioSet(slot, r));
     this.charger = new Charger(cpu.costs, name);
-    this.remoteCompletion =
-        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * cpu.costs.lineTransferPs());
+    this.remoteCompletion = cpu.costs.remoteCompletion();
   }
 
   /**

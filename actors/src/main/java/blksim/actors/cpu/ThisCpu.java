@@ -8,7 +8,6 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.fops.BioEndio;
 import blksim.queues.cost.Charger;
-import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -86,8 +85,7 @@ final class ThisCpu implements BioEndio.Threads {
     this.irqBlockReplies = self.adapt(r -> new Cpu.FromBlock(Cpu.IRQ, r));
     this.peers = Map.copyOf(links.peers());
     this.dms = Map.copyOf(links.dms());
-    this.remoteCompletion =
-        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * costs.lineTransferPs());
+    this.remoteCompletion = costs.remoteCompletion();
   }
 
   long charge(CpuTime what, KernelFn fn, int calls) {

@@ -326,6 +326,14 @@ public final class PathCosts {
   }
 
   /**
+   * Completing another ring's request on this CPU ({@code bio_endio}, {@code ki_complete}): its
+   * request, its bio and its io_kiocb, three lines another CPU wrote last, come over.
+   */
+  public CostStep remoteCompletion() {
+    return new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * lineTransferPs);
+  }
+
+  /**
    * How long a short critical section holds its spinlock (a list add or splice): the locked
    * instruction that takes it.
    */

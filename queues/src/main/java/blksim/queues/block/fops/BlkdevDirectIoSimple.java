@@ -5,7 +5,6 @@ import blksim.queues.block.bio.BioOwner;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
-import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -119,8 +118,7 @@ public final class BlkdevDirectIoSimple {
     this.name = name;
     this.hipri = hipri;
     this.waiter = new Waiter(owner);
-    this.remoteCompletion =
-        new CostStep(Contention.LINES_REMOTE_COMPLETION, 3 * charger.costs().lineTransferPs());
+    this.remoteCompletion = charger.costs().remoteCompletion();
   }
 
   /**
