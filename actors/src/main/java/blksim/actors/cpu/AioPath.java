@@ -6,6 +6,7 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
+import blksim.queues.block.blk_mq.PlugBatch;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -26,7 +27,7 @@ import java.util.List;
  * batch of iocbs, then {@code io_getevents} until it has {@code to_wait} events. The kernel's part
  * is fs/aio.c's ({@link IoSubmit}, {@link ReadEvents}); this turns each place its path leaves
  * fs/aio.c ({@link AioCall}) into its message and brings the answer back, and keeps what is the
- * CPU's: the batch's bios by the hardware queue each goes to ({@link SubmitGroup}), and a bio that
+ * CPU's: the batch's bios by the hardware queue each goes to ({@link PlugBatch}), and a bio that
  * finds no tag (more requests at once than the queue has tags, with irqmode 2), which sleeps in
  * {@code blk_mq_get_tag} until a freed tag wakes it, and {@code io_submit} goes on.
  */
@@ -43,7 +44,8 @@ final class AioPath implements ThreadLoop {
   private final KioCtx ctx;
   private final IoSubmit submit;
   private final ReadEvents getEvents;
-  private final ArrayDeque<SubmitGroup<AioKiocb>> groups = new ArrayDeque<>();
+  private final ArrayDeque<PlugBatch<SimRef<BlockDevice.Command>, AioKiocb>> groups =
+      new ArrayDeque<>();
   private List<Sqe> iocbs = List.of();
   private List<IoEvent> events = List.of();
   private Returned returned;
@@ -132,7 +134,7 @@ final class AioPath implements ThreadLoop {
               c.biosetReplies),
           out);
     } else if (call instanceof AioCall.SubmitBios s) {
-      groups.addAll(SubmitGroup.of(s.bios(), s.reqs(), s.plugNrIos(), this::submitTo));
+      groups.addAll(PlugBatch.byQueue(s.bios(), s.reqs(), s.plugNrIos(), this::submitTo));
       nextGroup(s.atPs(), out);
     } else if (call instanceof AioCall.Return r) {
       returned = Returned.FROM_IO_SUBMIT;
@@ -162,7 +164,7 @@ final class AioPath implements ThreadLoop {
   }
 
   private void nextGroup(long t, Outbox out) {
-    SubmitGroup<AioKiocb> g = groups.peekFirst();
+    PlugBatch<SimRef<BlockDevice.Command>, AioKiocb> g = groups.peekFirst();
     if (g == null) {
       call(submit.ioSubmitReturned(t), out);
       return;

@@ -6,6 +6,7 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
+import blksim.queues.block.blk_mq.PlugBatch;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
@@ -34,14 +35,15 @@ import java.util.function.Consumer;
  * ({@link EnterCall}); this turns each such call into its message and brings the answer back. It
  * keeps what is the CPU's: the io-wq worker's side of the ring's {@code uring_lock} ({@link
  * IoWqOwner}), the completions of other tasks' and CPUs' rings, when the CPU is free of the thread,
- * and the batch's bios by the device each goes to ({@link SubmitGroup}).
+ * and the batch's bios by the device each goes to ({@link PlugBatch}).
  */
 final class SubmitterPath implements ThreadLoop {
   private final CpuCore c;
   private final EnterLoop loop;
   private final IoUringEnter enter;
   private final Iopoll iopoll;
-  private final ArrayDeque<SubmitGroup<IoKiocb>> groups = new ArrayDeque<>();
+  private final ArrayDeque<PlugBatch<SimRef<BlockDevice.Command>, IoKiocb>> groups =
+      new ArrayDeque<>();
   private final BiFunction<Bio, IoKiocb, SimRef<BlockDevice.Command>> submitTo;
   private final LatencyRecorder latency;
   private final Consumer<IoKiocb> workerDone;
@@ -125,7 +127,7 @@ final class SubmitterPath implements ThreadLoop {
               KernelFn.BIO_ALLOC_KIOCB,
               c.biosetReplies));
     } else if (call instanceof EnterCall.SubmitBios s) {
-      groups.addAll(SubmitGroup.of(s.bios(), s.reqs(), s.plugNrIos(), submitTo));
+      groups.addAll(PlugBatch.byQueue(s.bios(), s.reqs(), s.plugNrIos(), submitTo));
       nextGroup(s.atPs(), out);
     } else if (call instanceof EnterCall.PollBio p) {
       pollBio(p, out);
@@ -171,7 +173,7 @@ final class SubmitterPath implements ThreadLoop {
 
   /** Submits the next group of the batch, or goes on after io_submit_sqes. */
   private void nextGroup(long t, Outbox out) {
-    SubmitGroup<IoKiocb> g = groups.peekFirst();
+    PlugBatch<SimRef<BlockDevice.Command>, IoKiocb> g = groups.peekFirst();
     if (g == null) {
       call(enter.ioSubmitSqesReturned(t), out);
       return;
@@ -188,7 +190,7 @@ final class SubmitterPath implements ThreadLoop {
    * no tag, bi_end_io of what ended at once, then bio_put of those.
    */
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
-    SubmitGroup<IoKiocb> g = groups.pollFirst();
+    PlugBatch<SimRef<BlockDevice.Command>, IoKiocb> g = groups.pollFirst();
     List<IoKiocb> punted = IoRw.reissued(g.reqs(), m.wouldBlock());
     enter.submitBioReturned(g.reqs(), punted);
     long t = punted.isEmpty() ? m.atPs() : punt(m.atPs(), punted, out);
