@@ -142,7 +142,7 @@ class BooksOnPurposeTest {
     set(sub, "reaps", (Long) field(sub, "reaps") + 1);
     blksim.actors.cpu.DmSetup dmsetup =
         ((List<blksim.actors.cpu.DmSetup>) field(t, "dmsetups")).get(0);
-    set(dmsetup, "resuming", true);
+    set(field(dmsetup, "commands"), "resuming", true);
     blksim.queues.books.Books books = new blksim.queues.books.Books();
     cpu.audit(books);
     dmsetup.audit(books);
