@@ -2,7 +2,6 @@ package blksim.actors.cpu;
 
 import blksim.actors.block.BlockDevice;
 import blksim.actors.block.bio.BioSetActor;
-import blksim.actors.drivers.md.MappedDeviceActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
@@ -57,7 +56,7 @@ final class CpuCore implements RingTask {
 
   /**
    * TIF_NEED_RESCHED of the task at a time: its CPU's run queue asks it to let another run (never
-   * for a task alone on its CPU). Set by the CPU's schedule once it is made.
+   * for a task alone on its CPU). Set by {@link Cpu} from its run queue ({@code Rq.needResched}).
    */
   java.util.function.LongPredicate needResched = t -> false;
 
@@ -72,9 +71,6 @@ final class CpuCore implements RingTask {
 
   /** The thread's libaio context ({@code -a1}), or null. */
   final KioCtx aio;
-
-  /** The DM devices whose clones this CPU's interrupts may end, by name. */
-  final Map<String, SimRef<MappedDeviceActor.Command>> dms;
 
   /** The CPU running this thread's io-wq worker, or null when no bio can lack a tag. */
   final SimRef<Cpu.Command> worker;
@@ -111,17 +107,12 @@ final class CpuCore implements RingTask {
     this.charger = cpu.charger;
     this.ksoftirqd = cpu.ksoftirqd;
     this.peers = cpu.peers;
-    this.dms = cpu.dms;
     this.worker = task.worker();
     cpu.rings.put(owner, this);
   }
 
   long charge(CpuTime what, KernelFn fn, int calls) {
     return charger.charge(index, what, fn, calls);
-  }
-
-  long charge(CpuTime what, KernelFn[] fns, int calls) {
-    return charger.charge(index, what, fns, calls);
   }
 
   @Override
@@ -163,20 +154,6 @@ final class CpuCore implements RingTask {
   }
 
   /**
-   * __blkdev_direct_IO_async's set-up of the request's bio ({@link IoRw#blkdevDirectIoAsync}).
-   *
-   * @param cpu the CPU that submits it
-   * @param nowait REQ_NOWAIT: io_uring's inline issue, not io-wq's
-   * @return where {@code submit_bio} sends it on that CPU
-   */
-  static SimRef<BlockDevice.Command> setUpBio(
-      blksim.queues.block.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu, boolean nowait) {
-    blksim.actors.block.Disk disk = diskOf(req, cfg);
-    boolean queuePolls = !cfg.iopoll() || disk.pollsBlkMq();
-    return disk.submitTo(cpu, IoRw.blkdevDirectIoAsync(bio, req, cfg.iopoll(), nowait, queuePolls));
-  }
-
-  /**
    * Where {@code submit_bio} on {@code cpu} sends {@code bio} of {@code req}, set up: the queue of
    * its file's disk its polling maps it to ({@code blk_mq_map_queue}), or the bio-based disk.
    */
@@ -214,21 +191,6 @@ final class CpuCore implements RingTask {
     ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
     t = cpu.bioEndio(CpuTime.SUBMIT, elsewhere).inSubmit(t, slot, ended, done);
     return elsewhere.send(cpu, t, CpuTime.SUBMIT, out);
-  }
-
-  /** The thread of this CPU whose ring {@code req} is of. */
-  CpuCore taskOf(IoKiocb req) {
-    return req.owner() == owner ? this : cpu.taskOf(req);
-  }
-
-  /** The thread of this CPU whose ring is {@code ringOwner}. */
-  CpuCore taskOf(int ringOwner) {
-    return ringOwner == owner ? this : cpu.taskOf(ringOwner);
-  }
-
-  /** The thread of this CPU whose libaio context is {@code ctx}. */
-  CpuCore taskOf(KioCtx ctx) {
-    return ctx == aio ? this : cpu.taskOf(ctx);
   }
 
   /** The latency histogram at the main thread's last read, for the next interval's share. */

@@ -12,7 +12,6 @@ import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
-import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRw;
@@ -39,7 +38,6 @@ public final class DmSetup extends Task {
   private final SimRef<BlockDevice.Reply> deviceReplies;
   private final SimRef<BioSetActor.Reply> biosetReplies;
   private final Charger charger;
-  private final CostStep remoteCompletion;
 
   /** Its commands and their order ({@link DmSetupCommands}). */
   private final DmSetupCommands commands = new DmSetupCommands();
@@ -64,7 +62,6 @@ public final class DmSetup extends Task {
     this.deviceReplies = cpu.self.adapt(r -> new Cpu.FromBlock(slot, r));
     this.biosetReplies = cpu.self.adapt(r -> new Cpu.FromBioSet(slot, r));
     this.charger = new Charger(cpu.costs, name);
-    this.remoteCompletion = cpu.costs.remoteCompletion();
   }
 
   /**
@@ -131,7 +128,7 @@ public final class DmSetup extends Task {
     }
     t += charger.charge(cpu.index, CpuTime.SUBMIT, IoRw.END_IO_PATH, s.ended().size());
     for (Map.Entry<Integer, List<Cpu.Completion>> e : byRing.entrySet()) {
-      t += charger.charge(cpu.index, CpuTime.SUBMIT, remoteCompletion, e.getValue().size());
+      t += charger.charge(cpu.index, CpuTime.SUBMIT, cpu.remoteCompletion, e.getValue().size());
       out.send(cpu.peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
     }
     out.send(

@@ -78,7 +78,7 @@ final class IrqPath
     return next(context.moreSoftirq(t, raised), out);
   }
 
-  /** ksoftirqd, done, switches back to the thread it preempted. */
+  /** ksoftirqd, done, switches back to the task it preempted. */
   @Override
   public long softirqSwitchBack(long t) {
     return context.switchBack(t);

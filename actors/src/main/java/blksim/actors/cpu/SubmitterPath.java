@@ -33,9 +33,9 @@ import java.util.function.Consumer;
  * io_uring_enter in the kernel ({@link IoUringEnter}, {@link Iopoll}), one chain of calls at a time
  * (see {@link Cpu}). The models charge what the kernel runs and say where the path leaves io_uring
  * ({@link EnterCall}); this turns each such call into its message and brings the answer back. It
- * keeps what is the CPU's: the io-wq worker's side of the ring's {@code uring_lock} ({@link
- * IoWqOwner}), the completions of other tasks' and CPUs' rings, when the CPU is free of the thread,
- * and the batch's bios by the device each goes to ({@link PlugBatch}).
+ * keeps what is the CPU's: the thread's side of its io-wq and of the ring's {@code uring_lock}
+ * ({@link IoWqOwner}), the completions of other tasks' and CPUs' rings, when the CPU is free of the
+ * thread, and the batch's bios by the device each goes to ({@link PlugBatch}).
  */
 final class SubmitterPath implements ThreadLoop {
   private final CpuCore c;

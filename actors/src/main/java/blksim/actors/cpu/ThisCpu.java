@@ -92,10 +92,6 @@ final class ThisCpu implements BioEndio.Threads {
     return charger.charge(index, what, fn, calls);
   }
 
-  long charge(CpuTime what, KernelFn[] fns, int calls) {
-    return charger.charge(index, what, fns, calls);
-  }
-
   /**
    * A call of the interrupt path into a block device ({@link BlockDevice.Call#IRQ}, none of the
    * CPU's tasks): its answers come back to that path.

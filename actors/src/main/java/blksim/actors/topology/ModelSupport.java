@@ -233,9 +233,6 @@ final class ModelSupport {
             + " with -p1, mq-deadline and "
             + why
             + " (io-wq reissuing a bio that is no longer polled, into the scheduler)");
-    if (suspend) {
-      return forSuspend;
-    }
     return ownOrThreads(s, plan);
   }
 

@@ -242,11 +242,11 @@ public final class IoUringEnter {
   }
 
   /**
-   * Another CPU's poll or interrupt ended {@code req} of this ring with {@code res} ({@code
-   * ki_complete} is the ring's, wherever the bio ends): on an IOPOLL ring {@code
-   * io_complete_rw_iopoll} wrote the result, and the next {@code io_do_iopoll} here finds it done;
-   * else {@code io_complete_rw} queued task_work for this ring's task, and the ring's io-wq hears
-   * that the request ended ({@code workerDone}).
+   * Another CPU's poll or interrupt, or a dmsetup resume's md->wq, ended {@code req} of this ring
+   * with {@code res} ({@code ki_complete} is the ring's, wherever the bio ends): on an IOPOLL ring
+   * {@code io_complete_rw_iopoll} wrote the result, and the next {@code io_do_iopoll} here finds it
+   * done; else {@code io_complete_rw} queued task_work for this ring's task, and the ring's io-wq
+   * hears that the request ended ({@code workerDone}).
    */
   public void completedElsewhere(IoKiocb req, int res, Consumer<IoKiocb> workerDone) {
     if (setup.iopoll()) {

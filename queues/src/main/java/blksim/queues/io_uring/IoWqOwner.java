@@ -26,7 +26,7 @@ public final class IoWqOwner<W> {
    * A request whose bio found no tag: the bio ends with -EAGAIN, io_read sets up async data, and
    * the request is queued for io-wq; per request.
    */
-  public static final KernelFn[] PUNT_PATH = {
+  static final KernelFn[] PUNT_PATH = {
     KernelFn.BLKDEV_BIO_END_IO_ASYNC,
     KernelFn.BIO_RELEASE_PAGES,
     KernelFn.IO_SETUP_ASYNC_RW,

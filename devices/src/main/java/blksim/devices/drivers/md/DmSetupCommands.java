@@ -5,12 +5,12 @@ import java.util.ArrayDeque;
 
 /**
  * The commands of one {@code dmsetup} process, as a script runs them: {@code dmsetup suspend
- * --noflush} of a DM device at a virtual time, a sleep, then {@code dmsetup resume} (drivers/md/
- * dm-ioctl.c's {@code do_suspend} and {@code do_resume}; docs/kernel.md section 14). Each command's
- * time wakes the process, which runs its commands when its CPU picks it: one after another, each
- * suspend through to its sleep, a resume through to the end of its md->wq work. A suspend whose
- * time comes during another's sleep waits behind that one's resume, and so does one that comes
- * while a resume's work runs.
+ * --noflush} of a DM device at a virtual time, a sleep, then {@code dmsetup resume}
+ * (drivers/md/dm-ioctl.c's {@code do_suspend} and {@code do_resume}; docs/kernel.md section 14).
+ * Each command's time wakes the process, which runs its commands when its CPU picks it: one after
+ * another, each suspend through to its sleep, a resume through to the end of its md->wq work. A
+ * suspend whose time comes during another's sleep waits behind that one's resume, and so does one
+ * that comes while a resume's work runs.
  *
  * <p>Plain Java: the CPU's task sends what each step asks ({@link Step}) and brings back the
  * resume's end.
@@ -32,8 +32,8 @@ public final class DmSetupCommands {
   private static final Sleep SLEEP = new Sleep();
 
   /**
-   * The commands whose time came, not yet run, oldest first: a suspend's sleep before its resume,
-   * or -1 for a resume.
+   * The commands whose time came, not yet run, oldest first but for a resume, which goes first: a
+   * suspend's sleep before its resume, or -1 for a resume.
    */
   private final ArrayDeque<Long> due = new ArrayDeque<>();
 

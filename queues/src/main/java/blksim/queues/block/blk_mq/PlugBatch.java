@@ -22,19 +22,18 @@ import java.util.function.BiFunction;
 public record PlugBatch<Q, R extends BioOwner>(Q to, int plugNrIos, List<R> reqs, List<Bio> bios) {
 
   /**
-   * Sets each bio up ({@code setUp} says where it goes) and groups the batch by where it goes, each
-   * group in the order it first appears, each bio beside its request; the first takes the plug's
-   * {@code nrIos}.
+   * Groups the batch by the queue {@code queueOf} gives each bio, each group in the order it first
+   * appears, each bio beside its request; the first takes the plug's {@code nrIos}.
    */
   public static <Q, R extends BioOwner> Collection<PlugBatch<Q, R>> byQueue(
-      List<Bio> bios, List<R> reqs, int nrIos, BiFunction<Bio, R, Q> setUp) {
+      List<Bio> bios, List<R> reqs, int nrIos, BiFunction<Bio, R, Q> queueOf) {
     Map<Q, PlugBatch<Q, R>> byQueue = new LinkedHashMap<>();
     for (int i = 0; i < bios.size(); i++) {
       Bio bio = bios.get(i);
       R req = reqs.get(i);
-      Q to = setUp.apply(bio, req);
+      Q to = queueOf.apply(bio, req);
       PlugBatch<Q, R> g = byQueue.get(to);
-      if (g == null) { // no capturing lambda a bio
+      if (g == null) { // no capturing lambda per bio
         g =
             new PlugBatch<>(
                 to, byQueue.isEmpty() ? nrIos : 1, new ArrayList<>(), new ArrayList<>());

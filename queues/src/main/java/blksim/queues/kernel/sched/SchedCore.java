@@ -535,7 +535,7 @@ public final class SchedCore<S, O, F, R> {
    * The tick at or after {@code t} at which the run queue asks the running task to reschedule, as
    * things stand; {@link Long#MAX_VALUE} while it runs alone.
    */
-  public long reschedTick(long t) {
+  long reschedTick(long t) {
     return rq.reschedTick(t);
   }
 
