@@ -18,7 +18,7 @@ import blksim.queues.fs.aio.KioCtx;
 import blksim.queues.fs.aio.ReadEvents;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.EnterLoop.Phase;
-import blksim.queues.io_uring.Sqe;
+import blksim.queues.tiouring.Submitter;
 import java.util.ArrayDeque;
 import java.util.List;
 
@@ -46,10 +46,8 @@ final class AioPath implements ThreadLoop {
   private final ReadEvents getEvents;
   private final ArrayDeque<PlugBatch<SimRef<BlockDevice.Command>, AioKiocb>> groups =
       new ArrayDeque<>();
-  private List<Sqe> iocbs = List.of();
   private List<IoEvent> events = List.of();
   private Returned returned;
-  private int toWait;
 
   /**
    * What io_submit has still to submit while it sleeps for a tag, the bio that found none first.
@@ -68,16 +66,8 @@ final class AioPath implements ThreadLoop {
   /** The loop's head: prep iocbs if none are left over, then io_submit. */
   @Override
   public void pass(long t, Outbox out) {
-    int toPrep = c.sub.toPrep();
-    if (toPrep > 0) {
-      iocbs = c.sub.prepAio(toPrep, t, c.costs.callPs(KernelFn.PREP_MORE_IOS_AIO));
-      t += c.charge(CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_AIO, iocbs.size());
-    }
-    c.sub.beginPass(toPrep > 0 ? iocbs.size() : 0);
-    toWait = c.sub.enterArgs().toWait();
-    List<Sqe> submitting = iocbs;
-    iocbs = List.of();
-    call(submit.ioSubmit(submitting, t), out);
+    Submitter.AioPass pass = c.sub.prepMoreIosAio(t, c.charger, c.index);
+    call(submit.ioSubmit(pass.iocbs(), pass.atPs()), out);
   }
 
   /** A reply to the thread's call. */
@@ -196,18 +186,18 @@ final class AioPath implements ThreadLoop {
     if (returned == Returned.FROM_IO_SUBMIT) {
       c.sub.aioCall(true);
     } else {
-      long per = c.costs.callPs(KernelFn.REAP_EVENTS_AIO);
-      int r = c.sub.aioReap(events, t, per, ps -> c.latencyNs.recordValue(ps / 1000));
-      if (r < 0) {
+      long after =
+          c.sub.reapEventsAio(
+              events, t, c.charger, c.index, ps -> c.latencyNs.recordValue(ps / 1000));
+      if (after < 0) {
         thread.exitThread(t, out);
         return;
       }
-      t += c.charge(CpuTime.SUBMIT, KernelFn.REAP_EVENTS_AIO, r);
-      toWait -= r;
+      t = after;
     }
-    if (toWait > 0) {
+    if (c.sub.aioToWait() > 0) {
       c.sub.aioCall(false);
-      call(getEvents.ioGetevents(toWait, t), out); // min_nr = nr = to_wait
+      call(getEvents.ioGetevents(c.sub.aioToWait(), t), out); // min_nr = nr = to_wait
     } else if (c.sub.finishing()) {
       thread.exitThread(t, out);
     } else {

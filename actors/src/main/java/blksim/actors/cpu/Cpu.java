@@ -16,6 +16,7 @@ import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.WorkerSpin;
@@ -189,16 +190,14 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
    * Another CPU's poll ended requests of this CPU's ring (its io_complete_rw_iopoll wrote their
    * results; the next io_do_iopoll here finds them done).
    */
-  public record CompletedElsewhere(long atPs, List<Completion> completions) implements Command {}
+  public record CompletedElsewhere(long atPs, List<ForeignCompletions.Completion> completions)
+      implements Command {}
 
   /**
    * Another CPU's poll ended the sync read of the task whose ring is {@code owner}: its
    * blkdev_bio_end_io_simple cleared bi_private and woke the task.
    */
   public record SyncReadEnded(long atPs, int owner) implements Command {}
-
-  /** A request and the result it completed with. */
-  public record Completion(IoKiocb req, int res) {}
 
   /**
    * The components a CPU talks to.
@@ -494,7 +493,7 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
 
   private void onCompletedElsewhere(CompletedElsewhere m, Outbox out) {
     threads(m); // a CPU that runs only workers has no ring
-    List<Completion> mine = cpu.forwardForeign(m, out);
+    List<ForeignCompletions.Completion> mine = cpu.forwardForeign(m, out);
     if (mine == null) {
       return;
     }
@@ -502,8 +501,8 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
       completedElsewhere(threads.get(0), m.atPs(), mine, out);
       return;
     }
-    Map<Integer, List<Completion>> byRing = new java.util.TreeMap<>();
-    for (Completion done : mine) {
+    Map<Integer, List<ForeignCompletions.Completion>> byRing = new java.util.TreeMap<>();
+    for (ForeignCompletions.Completion done : mine) {
       byRing.computeIfAbsent(cpu.taskOf(done.req()).slot, k -> new ArrayList<>()).add(done);
     }
     byRing.forEach((slot, list) -> completedElsewhere(threads.get(slot), m.atPs(), list, out));
@@ -514,8 +513,9 @@ public final class Cpu extends AbstractComponent<Cpu.Command> {
     completedElsewhere(cpu.taskOf(m.owner()).task, m.atPs(), List.of(), out);
   }
 
-  private void completedElsewhere(SubmitterThread task, long t, List<Completion> mine, Outbox out) {
-    for (Completion done : mine) {
+  private void completedElsewhere(
+      SubmitterThread task, long t, List<ForeignCompletions.Completion> mine, Outbox out) {
+    for (ForeignCompletions.Completion done : mine) {
       task.path.completedElsewhere(done.req(), done.res());
     }
     if (task.path.taskWorkQueuedElsewhere()) {

@@ -4,6 +4,8 @@ import blksim.actors.block.Disk;
 import blksim.config.BlksimSettings;
 import blksim.config.IoUringSettings;
 import blksim.config.Patch;
+import blksim.queues.io_uring.IoRw;
+import blksim.queues.tiouring.SubmitterFn;
 import java.util.List;
 
 /**
@@ -28,31 +30,23 @@ public record CpuConfig(
     boolean oDirect,
     List<Disk> files,
     boolean allocCache,
-    Engine engine,
+    SubmitterFn engine,
     boolean hipri) {
-
-  /** t/io_uring's loops: its {@code Engine=} line, and {@code -N1}. */
-  public enum Engine {
-    IO_URING,
-    NOP,
-    PREADV2,
-    AIO
-  }
 
   public CpuConfig {
     files = List.copyOf(files);
   }
 
   public boolean nop() {
-    return engine == Engine.NOP;
+    return engine == SubmitterFn.NOP;
   }
 
   public boolean syncIo() {
-    return engine == Engine.PREADV2;
+    return engine == SubmitterFn.PREADV2;
   }
 
   public boolean aio() {
-    return engine == Engine.AIO;
+    return engine == SubmitterFn.AIO;
   }
 
   /** The disk file {@code fileno} is open on. */
@@ -60,47 +54,18 @@ public record CpuConfig(
     return files.get(fileno);
   }
 
-  /**
-   * Pages of user memory an I/O covers: t/io_uring's buffers are page-aligned ({@code
-   * posix_memalign} of the page size), so a block of {@code bs} bytes spans {@code bs / 4096}
-   * pages, rounded up.
-   */
-  public static int pagesPerIo(IoUringSettings u) {
-    return (u.blockSize() + 4095) / 4096;
-  }
-
-  /** Which of t/io_uring's loops the threads run: use_sync before aio, aio before the ring. */
-  public static Engine engine(IoUringSettings u) {
-    if (u.syncIo()) {
-      return Engine.PREADV2;
-    }
-    if (u.aio()) {
-      return Engine.AIO;
-    }
-    return u.nop() ? Engine.NOP : Engine.IO_URING;
-  }
-
-  /**
-   * Whether the reads use registered buffers: only io_uring's (setup_aio turns fixedbufs off, and
-   * preadv2 reads into user memory).
-   */
-  public static boolean fixedBuffers(IoUringSettings u) {
-    return u.fixedBuffers() && engine(u) == Engine.IO_URING;
-  }
-
   /** Thread {@code t}'s configuration, from the settings: its files' disks among it. */
   public static CpuConfig of(BlksimSettings s, int t, List<Disk> files) {
     IoUringSettings u = s.ioUring();
-    Engine engine = engine(u);
-    // t/io_uring sets up IOPOLL only for reads through a ring (polled && !do_nop)
-    boolean iopoll = u.polled() && engine == Engine.IO_URING;
+    SubmitterFn engine = SubmitterFn.of(u);
+    boolean iopoll = engine.iopoll(u);
     return new CpuConfig(
         t,
         iopoll,
-        fixedBuffers(u) ? 0 : pagesPerIo(u),
+        engine.nrVecs(u),
         u.oDirect(),
         files,
-        iopoll || s.kernel().has(Patch.BIO_CACHE_IRQ_LIST),
+        IoRw.allocCache(iopoll, s.kernel().has(Patch.BIO_CACHE_IRQ_LIST)),
         engine,
         u.polled());
   }

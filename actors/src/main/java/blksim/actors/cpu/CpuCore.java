@@ -10,12 +10,14 @@ import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.fs.aio.KioCtx;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.RingTask;
 import blksim.queues.kernel.softirq.Ksoftirqd;
 import blksim.queues.tiouring.Submitter;
+import blksim.queues.tiouring.SubmitterFn;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -102,8 +104,7 @@ final class CpuCore implements RingTask {
     this.cfg = task.cfg();
     this.rw = new IoRw(ring, cfg.iopoll());
     this.costs = cpu.costs;
-    this.aio =
-        cfg.aio() ? new KioCtx(Integer.highestOneBit(Math.max(1, sub.depth() - 1)) << 1) : null;
+    this.aio = cfg.aio() ? new KioCtx(SubmitterFn.aioEvents(sub.depth())) : null;
     this.charger = cpu.charger;
     this.ksoftirqd = cpu.ksoftirqd;
     this.peers = cpu.peers;
@@ -136,13 +137,8 @@ final class CpuCore implements RingTask {
     return diskOf(req, cfg).pollsBlkMq();
   }
 
-  /**
-   * The thread ended at {@code t}. Completions an interrupt queued as task_work while it was in
-   * user space: nobody enters the ring again to run them, so the teardown takes them (later ones go
-   * there too). An error it ended on goes to t/io_uring's main thread.
-   */
+  /** The thread ended at {@code t}: an error it ended on goes to t/io_uring's main thread. */
   void threadExited(long t, Outbox out) {
-    ring.dropTaskWorkAtExit();
     if (!sub.fatal().isEmpty()) {
       out.send(main, new Cpu.ThreadExited(t, cfg.submitter(), sub.fatal(), sub.hung()));
     }
@@ -188,9 +184,9 @@ final class CpuCore implements RingTask {
       long t,
       java.util.function.Consumer<IoKiocb> done,
       Outbox out) {
-    ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
+    ForeignCompletions elsewhere = new ForeignCompletions();
     t = cpu.bioEndio(CpuTime.SUBMIT, elsewhere).inSubmit(t, slot, ended, done);
-    return elsewhere.send(cpu, t, CpuTime.SUBMIT, out);
+    return cpu.tell(elsewhere, t, CpuTime.SUBMIT, out);
   }
 
   /** The latency histogram at the main thread's last read, for the next interval's share. */

@@ -7,18 +7,12 @@ import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.devices.drivers.md.DmSetupCommands;
-import blksim.queues.block.bio.Bio;
+import blksim.queues.block.fops.BioEndio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
-import blksim.queues.io_uring.IoKiocb;
-import blksim.queues.io_uring.IoRw;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A {@code dmsetup} process, a task of the CPU it runs on ({@link Task}): {@code dmsetup suspend
@@ -118,19 +112,11 @@ public final class DmSetup extends Task {
       next(s.atPs(), out);
       return;
     }
-    long t = s.atPs();
-    Map<Integer, List<Cpu.Completion>> byRing = new TreeMap<>();
-    for (Bio bio : s.ended()) {
-      IoKiocb req = (IoKiocb) bio.owner();
-      byRing
-          .computeIfAbsent(req.owner(), k -> new ArrayList<>())
-          .add(new Cpu.Completion(req, CpuCore.res(bio)));
-    }
-    t += charger.charge(cpu.index, CpuTime.SUBMIT, IoRw.END_IO_PATH, s.ended().size());
-    for (Map.Entry<Integer, List<Cpu.Completion>> e : byRing.entrySet()) {
-      t += charger.charge(cpu.index, CpuTime.SUBMIT, cpu.remoteCompletion, e.getValue().size());
-      out.send(cpu.peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
-    }
+    long t =
+        cpu.send(
+            BioEndio.inSubmitWithoutRing(
+                charger, cpu.index, cpu.remoteCompletion, s.atPs(), s.ended()),
+            out);
     out.send(
         cpu.bioset,
         new BioSetActor.PutBios(t, cpu.index, CpuTime.SUBMIT, s.ended(), biosetReplies));

@@ -5,21 +5,19 @@ import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
-import blksim.queues.block.bio.Bio;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CostLedger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
-import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.IoWorker;
 import blksim.queues.io_uring.IoWq;
 import blksim.queues.io_uring.WorkerCall;
 import blksim.queues.io_uring.WorkerSpin;
 import blksim.queues.kernel.sched.SchedCore;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 
@@ -46,10 +44,6 @@ public final class IoWqWorker extends Task implements SchedCore.KernelThread<Sim
   private final CpuConfig cfg;
   private final Charger charger;
   private final IoWorker worker;
-  private final WorkerSpin spin;
-
-  /** Whether it runs on its thread's CPU. */
-  private final boolean shared;
 
   /** Its thread's CPU, whose ring it issues for. */
   private final SimRef<Cpu.Command> owner;
@@ -88,13 +82,16 @@ public final class IoWqWorker extends Task implements SchedCore.KernelThread<Sim
     this.cfg = cfg;
     this.charger = charger;
     this.owner = owner;
-    this.shared = shared;
-    this.spin =
-        shared && cfg.iopoll()
-            ? new WorkerSpin(charger, cpu.index, cfg.allocCache(), reschedTick)
-            : null;
     this.worker =
-        new IoWorker(name, cpu.index, charger, cfg.iopoll(), cpu.costs.lineTransferPs(), spin);
+        IoWorker.of(
+            name,
+            cpu.index,
+            charger,
+            cfg.iopoll(),
+            cpu.costs.lineTransferPs(),
+            shared,
+            cfg.allocCache(),
+            reschedTick);
   }
 
   /**
@@ -155,11 +152,7 @@ public final class IoWqWorker extends Task implements SchedCore.KernelThread<Sim
       out.send(lastTo, new BlockDevice.TagRetry(r.atPs(), call(), List.of(r.bio())));
     } else if (call instanceof WorkerCall.PutBios p) {
       if (!p.completed().isEmpty()) {
-        List<Cpu.Completion> done = new ArrayList<>(p.completed().size());
-        for (Bio bio : p.completed()) {
-          done.add(new Cpu.Completion((IoKiocb) bio.owner(), IoRw.res(bio)));
-        }
-        out.send(owner, new Cpu.CompletedElsewhere(p.atPs(), done));
+        out.send(owner, new Cpu.CompletedElsewhere(p.atPs(), ForeignCompletions.of(p.completed())));
       }
       out.send(
           cpu.bioset,
@@ -177,19 +170,21 @@ public final class IoWqWorker extends Task implements SchedCore.KernelThread<Sim
    * a tag was freed or the tick that ends its slice ({@link Cpu.SliceEnds}) comes.
    */
   private void startSpin(long t, Outbox out) {
-    long id = worker.spinFrom(t);
-    long tick = spin.reschedTick(t);
-    if (tick > t) {
-      out.send(lastTo, new BlockDevice.SpinFor(t, call(), tick, id));
+    IoWorker.SpinStarted s = worker.startSpin(t);
+    if (s.tagUntilPs() >= 0) {
+      out.send(lastTo, new BlockDevice.SpinFor(t, call(), s.tagUntilPs(), s.id()));
     }
-    if (tick != Long.MAX_VALUE) {
-      out.send(cpu.self, new Cpu.SliceEnds(Math.max(t, tick), id, slot));
+    if (s.sliceEndsPs() >= 0) {
+      out.send(cpu.self, new Cpu.SliceEnds(s.sliceEndsPs(), s.id(), slot));
     }
   }
 
-  /** Whether the queue of the request's file polls ({@code QUEUE_FLAG_POLL}). */
+  /**
+   * Whether the queue of the request's file polls ({@code QUEUE_FLAG_POLL}), which the bio's set-up
+   * asks on an IOPOLL ring ({@code IoRw.blkdevDirectIoAsync}).
+   */
   private boolean queuePolls() {
-    return !cfg.iopoll() || CpuCore.diskOf(worker.current(), cfg).pollsBlkMq();
+    return CpuCore.diskOf(worker.current(), cfg).pollsBlkMq();
   }
 
   private BlockDevice.Call call() {
@@ -257,14 +252,10 @@ public final class IoWqWorker extends Task implements SchedCore.KernelThread<Sim
     return worker.waitsForLock();
   }
 
-  /**
-   * Whether it spins for its ring's {@code uring_lock} while the lock's owner, its thread, runs on
-   * another CPU: the mutex's optimistic spin, which only a {@code need_resched} of its own CPU ends
-   * ({@code mutex_spin_on_owner}). On its thread's CPU the owner does not run while it waits.
-   */
+  /** The mutex's optimistic spin for the lock ({@link IoWorker#spinsOnRunningOwner}). */
   @Override
   public boolean spinsOnRunningOwner() {
-    return !shared && worker.waitsForLock();
+    return worker.spinsOnRunningOwner();
   }
 
   /** A task woken at {@code t} preempts its spin for the lock: it sleeps on the mutex. */

@@ -10,6 +10,7 @@ import blksim.devices.drivers.md.DmIo;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.blk_mq.Request;
 import blksim.queues.block.fops.BioEndio;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.kernel.sched.PendingTicks;
 import blksim.queues.kernel.sched.SchedCore;
 import blksim.queues.kernel.softirq.IrqContext;
@@ -125,12 +126,12 @@ final class IrqPath
       return -1;
     }
     context.groupEnded();
-    ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
-    BioEndio end = c.bioEndio(context.what(), elsewhere);
-    long t = end.inIrq(m.atPs(), m.ended());
-    t = elsewhere.send(c, t, context.what(), out);
-    t = end.wakeTasks(t);
-    List<Bio> put = end.toPut();
+    BioEndio.IrqEnd end =
+        c.bioEndio(context.what(), new ForeignCompletions())
+            .irqEnded(m.atPs(), m.ended(), c.remoteCompletion);
+    c.send(end.told(), out);
+    long t = end.atPs();
+    List<Bio> put = end.put();
     if (put.isEmpty()) {
       // a sync read's bio lives on its task's stack: nothing goes back to a bio_set
       return onBiosPut(t, out);
@@ -140,11 +141,10 @@ final class IrqPath
     return -1;
   }
 
+  /** The interrupt's bios are back in their bio_set at {@code t}: the next group, if any. */
   long onBiosPut(long t, Outbox out) {
     for (SubmitterThread thread : threads) {
-      if (thread.exiting()) {
-        thread.core.ring.dropTaskWorkAtExit();
-      }
+      thread.path.irqEnded();
     }
     return next(t, out);
   }

@@ -7,6 +7,7 @@ import blksim.actors.engine.SimMessage;
 import blksim.actors.engine.SimRef;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.blk_mq.PlugBatch;
+import blksim.queues.block.blk_mq.Poll;
 import blksim.queues.books.Books;
 import blksim.queues.books.InvariantBroken;
 import blksim.queues.cost.CpuTime;
@@ -15,8 +16,8 @@ import blksim.queues.io_uring.EnterArgs;
 import blksim.queues.io_uring.EnterCall;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.EnterLoop.Phase;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
-import blksim.queues.io_uring.IoRw;
 import blksim.queues.io_uring.IoUringEnter;
 import blksim.queues.io_uring.IoWqOwner;
 import blksim.queues.io_uring.Iopoll;
@@ -49,7 +50,7 @@ final class SubmitterPath implements ThreadLoop {
   private final Consumer<IoKiocb> workerDone;
 
   /** Other CPUs' requests a poll of this thread's completed, until they are sent on. */
-  private final ThisCpu.Elsewhere elsewhere = new ThisCpu.Elsewhere();
+  private final ForeignCompletions elsewhere = new ForeignCompletions();
 
   private long exitedAtPs;
   private long freeAtPs;
@@ -132,7 +133,7 @@ final class SubmitterPath implements ThreadLoop {
     } else if (call instanceof EnterCall.PollBio p) {
       pollBio(p, out);
     } else if (call instanceof EnterCall.PutBios p) {
-      long t = elsewhere.send(c.cpu, p.atPs(), CpuTime.POLL, out);
+      long t = c.cpu.tell(elsewhere, p.atPs(), CpuTime.POLL, out);
       out.send(
           c.bioset, new BioSetActor.PutBios(t, c.index, CpuTime.POLL, p.bios(), c.biosetReplies));
     } else if (call instanceof EnterCall.UringLock l) {
@@ -157,12 +158,13 @@ final class SubmitterPath implements ThreadLoop {
   }
 
   /**
-   * bio_poll of the head's bio: its hardware queue's blk_mq_poll, or the bio-based disk's; a bio a
-   * queue without poll support took is not polled, and the answer is at once that nothing ended.
+   * bio_poll of the head's bio: its hardware queue's blk_mq_poll, or the bio-based disk's; where
+   * the poll reaches neither ({@link Poll#bioPollReaches}) the answer comes at once, nothing ended,
+   * by a message of its own (a step of the CPU, as a poll's answer is).
    */
   private void pollBio(EnterCall.PollBio p, Outbox out) {
     blksim.actors.block.Disk disk = CpuCore.diskOf(p.req(), c.cfg);
-    if (!p.bio().polled() && !disk.isBioBased()) {
+    if (!Poll.bioPollReaches(p.bio(), disk.isBioBased())) {
       out.send(c.blockReplies, new BlockDevice.Polled(p.atPs(), List.of()));
       return;
     }
@@ -191,17 +193,12 @@ final class SubmitterPath implements ThreadLoop {
    */
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     PlugBatch<SimRef<BlockDevice.Command>, IoKiocb> g = groups.pollFirst();
-    List<IoKiocb> punted = IoRw.reissued(g.reqs(), m.wouldBlock());
-    enter.submitBioReturned(g.reqs(), punted);
-    long t = punted.isEmpty() ? m.atPs() : punt(m.atPs(), punted, out);
+    IoUringEnter.BioReturned r = enter.submitBioReturned(g.reqs(), m.ended(), m.wouldBlock());
+    long t = r.punted().isEmpty() ? m.atPs() : punt(m.atPs(), r.punted(), out);
     // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
     // ends here only when not polled: a DM requeue, a queue without poll support), then bio_put.
     t = c.endSubmitted(m.ended(), t, workerDone, out);
-    List<Bio> put = m.ended();
-    if (!m.wouldBlock().isEmpty()) {
-      put = new ArrayList<>(m.ended());
-      put.addAll(m.wouldBlock());
-    }
+    List<Bio> put = r.put();
     if (put.isEmpty()) {
       nextGroup(t, out);
       return;
@@ -272,36 +269,23 @@ final class SubmitterPath implements ThreadLoop {
 
   /**
    * Whether the thread, at its return to user space, goes round t/io_uring's loop with nothing to
-   * do until its io-wq worker, which shares its CPU, runs: the enter submitted nothing, there is no
-   * CQE to reap, nothing on the IOPOLL list, and every request in flight waits at the worker. Each
-   * turn is then an empty io_uring_enter, and nothing changes until the CPU switches to the worker
-   * or takes something else ({@link #emptyEnters}).
+   * do until its io-wq worker, which shares its CPU, runs ({@link IoUringEnter#waitsForItsWorker}).
    */
   boolean waitsForItsWorkerHere() {
-    return c.cfg.iopoll()
-        && c.worker == c.self
-        && !loop.exiting()
-        && c.sub.entersAgainEmpty(loop.ret(), c.ring.cqEvents())
-        && c.ring.taskWorkPending() == 0
-        && c.ring.iopollListEmpty()
-        && iowq.atWorker() == c.ring.awaitingCompletion()
-        && iowq.atWorker() == c.sub.inflight();
+    return c.worker == c.self
+        && enter.waitsForItsWorker(
+            c.sub.entersAgainEmpty(loop.ret(), c.ring.cqEvents()), iowq, c.sub.inflight());
   }
 
   /**
    * The empty turns of {@link #waitsForItsWorkerHere} from {@code t}, in closed form, until one
-   * ends at or after {@code untilPs}: each an io_uring_enter that takes and drops the uring_lock
-   * and returns 0, and the reap of nothing.
+   * ends at or after {@code untilPs} ({@link IoUringEnter#emptyEnters}), and the reap of nothing.
    *
    * @return when the last returns to user space, where the thread's loop goes on as a step
    */
   long emptyEnters(long t, long untilPs) {
-    IoUringEnter.EmptyEnters done = enter.emptyEnters(t, untilPs);
+    IoUringEnter.EmptyEnters done = enter.emptyEnters(t, untilPs, iowq);
     c.sub.enteredEmpty(done.calls());
-    iowq.lock(t);
-    if (!iowq.unlock(done.endPs()).isEmpty()) {
-      throw new IllegalStateException("a worker waited for the uring_lock of an empty enter");
-    }
     return done.endPs();
   }
 
@@ -323,11 +307,19 @@ final class SubmitterPath implements ThreadLoop {
 
   /** The thread ends; requests still in flight are reaped by the ring's teardown. */
   void exitThread(long t, Outbox out) {
-    loop.exit();
     exitedAtPs = t;
     freeAtPs = t;
+    EnterCall teardown = enter.exit(t);
     c.threadExited(t, out);
-    call(iopoll.ioIopollTryReapEvents(t), out);
+    call(teardown, out);
+  }
+
+  /**
+   * An interrupt of its CPU ended requests of the ring: after the thread ended, the task_work they
+   * queued is the teardown's ({@link IoUringEnter#taskWorkToTeardown}).
+   */
+  void irqEnded() {
+    enter.taskWorkToTeardown();
   }
 
   /** A call of the thread's: the loop is in phase {@code call} until its answer comes. */

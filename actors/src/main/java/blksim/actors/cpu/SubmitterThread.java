@@ -65,13 +65,10 @@ public final class SubmitterThread extends Task
     return m instanceof Cpu.Resume || m instanceof Cpu.Resched;
   }
 
-  /**
-   * At its return to user space (at io_iopoll_check's {@code might_sleep} it only stops polling),
-   * or, exited, at its ring's teardown's {@code cond_resched}.
-   */
+  /** Where it schedules, if its loop may switch there ({@link EnterLoop#preemptibleAt}). */
   @Override
   public boolean preemptibleAt(SimMessage m) {
-    return m instanceof Cpu.Resume || m instanceof Cpu.Resched && path.exiting();
+    return schedulesAt(m) && path.loop().preemptibleAt(m instanceof Cpu.Resume);
   }
 
   @Override

@@ -9,7 +9,6 @@ import blksim.queues.block.fops.BlkdevDirectIoSimple;
 import blksim.queues.block.fops.BlkdevDirectIoSimple.Call;
 import blksim.queues.books.Books;
 import blksim.queues.cost.CpuTime;
-import blksim.queues.cost.KernelFn;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.EnterLoop.Phase;
 import blksim.queues.io_uring.Sqe;
@@ -41,10 +40,9 @@ final class SyncReadPath implements ThreadLoop {
   /** The loop's head: the next file and offset, then preadv2 down to submit_bio. */
   @Override
   public void pass(long t, Outbox out) {
-    t += c.charge(CpuTime.SUBMIT, KernelFn.SUBMITTER_SYNC_FN, 1);
-    Sqe read = c.sub.syncRead(t);
+    Sqe read = c.sub.submitterSyncFn(t, c.charger, c.index);
     Disk disk = c.cfg.disk((int) read.userData());
-    call(dio.blkdevDirectIoSimple(read, disk.pollsBlkMq(), t), out);
+    call(dio.blkdevDirectIoSimple(read, disk.pollsBlkMq(), read.issuedAtPs()), out);
   }
 
   /** A reply to the thread's call. */

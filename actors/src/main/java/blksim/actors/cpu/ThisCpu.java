@@ -13,10 +13,9 @@ import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.fs.aio.KioCtx;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
-import blksim.queues.io_uring.Iopoll;
 import blksim.queues.kernel.softirq.Ksoftirqd;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -126,7 +125,7 @@ final class ThisCpu implements BioEndio.Threads {
   }
 
   /** The end of the bios one completion here ended, charged to {@code what} ({@link BioEndio}). */
-  BioEndio bioEndio(CpuTime what, Elsewhere elsewhere) {
+  BioEndio bioEndio(CpuTime what, ForeignCompletions elsewhere) {
     return new BioEndio(charger, index, what, this, elsewhere, iopoll);
   }
 
@@ -177,72 +176,37 @@ final class ThisCpu implements BioEndio.Threads {
   }
 
   /**
-   * Tells each other ring's CPU of its requests that ended here (io_complete_rw_iopoll or
-   * io_complete_rw wrote into their io_kiocbs, whose lines come over), charged to {@code what}.
+   * Tells each other ring's CPU of its requests that ended here ({@link ForeignCompletions#tell}:
+   * io_complete_rw_iopoll or io_complete_rw wrote into their io_kiocbs, whose lines come over),
+   * charged to {@code what}.
    *
    * @return when this CPU is done with it
    */
-  long sendElsewhere(
-      Map<Integer, List<Cpu.Completion>> elsewhere, long t, CpuTime what, Outbox out) {
-    for (Map.Entry<Integer, List<Cpu.Completion>> e : elsewhere.entrySet()) {
-      t += charger.charge(index, what, remoteCompletion, e.getValue().size());
-      out.send(peers.get(e.getKey()), new Cpu.CompletedElsewhere(t, e.getValue()));
+  long tell(ForeignCompletions elsewhere, long t, CpuTime what, Outbox out) {
+    if (elsewhere.isEmpty()) {
+      return t;
     }
-    return t;
+    return send(elsewhere.tell(charger, index, what, remoteCompletion, t), out);
+  }
+
+  /** Sends each ring its requests ({@link ForeignCompletions.Told}), when this CPU is done. */
+  long send(ForeignCompletions.Told told, Outbox out) {
+    for (ForeignCompletions.ToRing r : told.rings()) {
+      out.send(peers.get(r.ring()), new Cpu.CompletedElsewhere(r.atPs(), r.completions()));
+    }
+    return told.atPs();
   }
 
   /**
    * The completions of {@code m} that are this CPU's rings', or null when it had some and none of
-   * them is; those of other rings go on to their CPUs (an io-wq worker's interrupt ended requests
-   * that a kblockd restart on its CPU had dispatched).
+   * them is; those of other rings go on to their CPUs ({@link ForeignCompletions#sort}).
    */
-  List<Cpu.Completion> forwardForeign(Cpu.CompletedElsewhere m, Outbox out) {
-    if (m.completions().stream().allMatch(done -> rings.containsKey(done.req().owner()))) {
-      return m.completions();
+  List<ForeignCompletions.Completion> forwardForeign(Cpu.CompletedElsewhere m, Outbox out) {
+    ForeignCompletions.Sorted sorted =
+        ForeignCompletions.sort(m.completions(), m.atPs(), rings::containsKey);
+    for (ForeignCompletions.ToRing r : sorted.onward()) {
+      out.send(peers.get(r.ring()), new Cpu.CompletedElsewhere(r.atPs(), r.completions()));
     }
-    Map<Integer, List<Cpu.Completion>> foreign = new TreeMap<>();
-    List<Cpu.Completion> mine = new ArrayList<>(m.completions().size());
-    for (Cpu.Completion done : m.completions()) {
-      if (rings.containsKey(done.req().owner())) {
-        mine.add(done);
-      } else {
-        foreign.computeIfAbsent(done.req().owner(), k -> new ArrayList<>()).add(done);
-      }
-    }
-    foreign.forEach(
-        (ring, list) -> out.send(peers.get(ring), new Cpu.CompletedElsewhere(m.atPs(), list)));
-    return mine.isEmpty() ? null : mine;
-  }
-
-  /**
-   * Other rings' requests that ended here, gathered by their ring's CPU and sent on together; the
-   * map exists only once one has come, so that the common case (none) allocates nothing. Once sent
-   * it is empty again.
-   */
-  static final class Elsewhere implements Iopoll.ForeignCompletions {
-    private Map<Integer, List<Cpu.Completion>> byCpu;
-
-    /** {@code req}, another ring's, ended with {@code res}. */
-    @Override
-    public void add(IoKiocb req, int res) {
-      if (byCpu == null) {
-        byCpu = new TreeMap<>();
-      }
-      byCpu.computeIfAbsent(req.owner(), k -> new ArrayList<>()).add(new Cpu.Completion(req, res));
-    }
-
-    /**
-     * Each ring's CPU hears of its requests ({@link ThisCpu#sendElsewhere}).
-     *
-     * @return when this CPU is done with it
-     */
-    long send(ThisCpu c, long t, CpuTime what, Outbox out) {
-      if (byCpu == null) {
-        return t;
-      }
-      Map<Integer, List<Cpu.Completion>> all = byCpu;
-      byCpu = null;
-      return c.sendElsewhere(all, t, what, out);
-    }
+    return sorted.mine();
   }
 }

@@ -12,6 +12,7 @@ import blksim.config.IoUringSettings;
 import blksim.config.Limit;
 import blksim.config.NullBlkSettings;
 import blksim.queues.tiouring.FileAssignment;
+import blksim.queues.tiouring.SubmitterFn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,7 @@ final class ModelSupport {
     // which is not modelled yet. (an IOPOLL ring: io_uring's reads; -S1 sleeps for an unpolled
     // bio, aio never polls)
     Limit.POLL_FAULT.refuseIf(
-        CpuConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
+        SubmitterFn.of(u) == SubmitterFn.IO_URING
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
             && (n.timeout().enabled() || n.requeue().enabled()),
@@ -111,7 +112,7 @@ final class ModelSupport {
             + " the interrupt that ends an unpolled bio");
     // each pass of that spin is a step of the model: a timer much longer would take millions
     Limit.POLL_LONG_TIMER.refuseIf(
-        CpuConfig.engine(u) == blksim.actors.cpu.CpuConfig.Engine.IO_URING
+        SubmitterFn.of(u) == SubmitterFn.IO_URING
             && u.polled()
             && (n.pollQueues() == 0 || !s.kernel().nullBlkPoll())
             && n.irqmode() == NullBlkSettings.IrqMode.TIMER

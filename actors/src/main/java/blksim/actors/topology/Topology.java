@@ -39,6 +39,7 @@ import blksim.queues.kernel.sched.TickSched;
 import blksim.queues.random.RandomStreams;
 import blksim.queues.time.VirtualTime;
 import blksim.queues.tiouring.Submitter;
+import blksim.queues.tiouring.SubmitterFn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +64,8 @@ public final class Topology {
   private Topology(BlksimSettings s, StatusSink sink) {
     ModelSupport.Placement plan = ModelSupport.check(s);
     IoUringSettings u = s.ioUring();
-    CpuConfig.Engine engine = CpuConfig.engine(u);
-    boolean ring = engine == CpuConfig.Engine.IO_URING || engine == CpuConfig.Engine.NOP;
+    SubmitterFn engine = SubmitterFn.of(u);
+    boolean ring = engine.ring();
     NullBlkSettings nb = plan.nullBlk();
     int nrCpus = s.cpu().count();
     PathCosts costs =
@@ -75,9 +76,9 @@ public final class Topology {
                 // -S1 and -a1: no ring to register, no registered file or buffer
                 u.registerRing() && s.kernel().registerRingFds() && ring,
                 u.registerFiles() && ring,
-                CpuConfig.fixedBuffers(u),
-                CpuConfig.pagesPerIo(u),
-                !CpuConfig.fixedBuffers(u) && CpuConfig.pagesPerIo(u) > s.bioset().bioInlineVecs(),
+                engine.fixedBuffers(u),
+                SubmitterFn.pagesPerIo(u),
+                engine.nrVecs(u) > s.bioset().bioInlineVecs(),
                 u.nop()),
             s.interference().variation()
                 ? new CallVariation.Spec(

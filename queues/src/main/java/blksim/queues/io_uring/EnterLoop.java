@@ -234,4 +234,14 @@ public final class EnterLoop {
   public boolean exiting() {
     return exiting;
   }
+
+  /**
+   * Whether the run queue may switch the task where it schedules (CONFIG_PREEMPT_VOLUNTARY): at its
+   * syscall's return to user space ({@code atReturn}), or, at a {@code might_sleep}, only after it
+   * ended, at its ring teardown's {@code cond_resched}; at {@code io_iopoll_check}'s {@code
+   * mutex_lock} a live task only stops polling ({@code need_resched}) and switches at its return.
+   */
+  public boolean preemptibleAt(boolean atReturn) {
+    return atReturn || exiting;
+  }
 }

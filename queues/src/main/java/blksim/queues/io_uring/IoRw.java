@@ -51,6 +51,16 @@ public final class IoRw {
   }
 
   /**
+   * IOCB_ALLOC_CACHE of a ring's reads, which lets their bios come from the per-CPU bio cache:
+   * {@code io_rw_init_file} sets it on an IOPOLL ring (5.16), whose bios are put in task context;
+   * with the 6.2 series that lets interrupt completions put bios back too ({@code bioCacheIrqList},
+   * patch bio-cache-irq-list), on every read.
+   */
+  public static boolean allocCache(boolean iopoll, boolean bioCacheIrqList) {
+    return iopoll || bioCacheIrqList;
+  }
+
+  /**
    * {@code __blkdev_direct_IO_async}'s set-up of {@code req}'s bio: its range, its owner ({@code
    * dio->iocb}), {@code bio_set_polled} on an IOPOLL ring (REQ_POLLED, with REQ_NOWAIT), REQ_NOWAIT
    * for io_uring's inline issue ({@code nowait}; io-wq's has none), and {@code kiocb->private}, the

@@ -136,7 +136,7 @@ public final class IoUringEnter {
    * @return when the last ends, and how many there were
    */
   public EmptyEnters emptyEnters(long t, long untilPs) {
-    if (!setup.iopoll() || !ring.iopollListEmpty() || ring.cqEvents() != 0) {
+    if (!turnsEmpty()) {
       throw new InvariantBroken("empty io_uring_enter calls on a ring with work to do");
     }
     long turnPs = 0;
@@ -151,6 +151,41 @@ public final class IoUringEnter {
       t += charger.charge(cpu, CpuTime.SUBMIT, ENTER_PATH, more);
     }
     return new EmptyEnters(t, n);
+  }
+
+  /**
+   * {@link #emptyEnters}, each call taking and dropping the ring's {@code uring_lock} ({@code
+   * iowq}'s side of it): no worker waits for it meanwhile, since none runs.
+   */
+  public EmptyEnters emptyEnters(long t, long untilPs, IoWqOwner<?> iowq) {
+    EmptyEnters done = emptyEnters(t, untilPs);
+    iowq.lock(t);
+    if (!iowq.unlock(done.endPs()).isEmpty()) {
+      throw new InvariantBroken("a worker waited for the uring_lock of an empty io_uring_enter");
+    }
+    return done;
+  }
+
+  /**
+   * Whether the task, back in user space, goes round t/io_uring's loop with nothing to do until its
+   * io-wq worker, on its CPU, runs ({@link #emptyEnters}): an IOPOLL ring whose task lives, which
+   * t/io_uring enters again ({@code entersAgain}: the call submitted nothing and there is no CQE to
+   * reap), with no task_work and nothing on its IOPOLL list, and every request in flight ({@code
+   * inflight}, t/io_uring's count; none of them ended) waiting at the worker.
+   */
+  public boolean waitsForItsWorker(boolean entersAgain, IoWqOwner<?> iowq, int inflight) {
+    return setup.iopoll()
+        && !loop.exiting()
+        && entersAgain
+        && ring.taskWorkPending() == 0
+        && ring.iopollListEmpty()
+        && iowq.atWorker() == ring.awaitingCompletion()
+        && iowq.atWorker() == inflight;
+  }
+
+  /** An IOPOLL ring with nothing on its IOPOLL list and no CQE. */
+  private boolean turnsEmpty() {
+    return setup.iopoll() && ring.iopollListEmpty() && ring.cqEvents() == 0;
   }
 
   /**
@@ -227,6 +262,29 @@ public final class IoUringEnter {
   }
 
   /**
+   * What {@code submit_bio} of a group returning leaves to do: the requests whose bio found no tag
+   * go to io-wq ({@code punted}, {@link IoRw#reissued}), and {@code bio_put} of every bio that
+   * ended, in {@code queue_rq} or with {@code -EAGAIN} ({@code bio_wouldblock_error} ends it).
+   */
+  public record BioReturned(List<IoKiocb> punted, List<Bio> put) {}
+
+  /**
+   * {@code submit_bio} of the group {@code reqs} returned, {@code ended} in {@code queue_rq} and
+   * {@code wouldBlock} without a tag: the issued are listed ({@link #submitBioReturned(List,
+   * List)}), and the caller punts, completes what ended (their {@code bi_end_io}), then puts.
+   */
+  public BioReturned submitBioReturned(List<IoKiocb> reqs, List<Bio> ended, List<Bio> wouldBlock) {
+    List<IoKiocb> punted = IoRw.reissued(reqs, wouldBlock);
+    submitBioReturned(reqs, punted);
+    if (wouldBlock.isEmpty()) {
+      return new BioReturned(punted, ended);
+    }
+    List<Bio> put = new ArrayList<>(ended);
+    put.addAll(wouldBlock);
+    return new BioReturned(punted, put);
+  }
+
+  /**
    * {@code submit_bio} of some of the batch's requests returned: on an IOPOLL ring {@code
    * io_iopoll_req_issued} puts each at the tail of the IOPOLL list, but those whose bio found no
    * tag ({@code punted}: their {@code -EAGAIN} sends them to io-wq, whose worker lists them once it
@@ -269,11 +327,36 @@ public final class IoUringEnter {
     if (setup.iopoll()) {
       return false;
     }
-    if (loop.exiting()) {
-      ring.dropTaskWorkAtExit();
+    if (taskWorkToTeardown()) {
       return false;
     }
     return loop.wakeIfSleeping();
+  }
+
+  /**
+   * After the task ended, the task_work its completions queued is the ring's teardown's ({@code
+   * io_ring_exit_work}): nobody will run it, so the requests are done and their CQEs dropped.
+   *
+   * @return whether the task has ended
+   */
+  public boolean taskWorkToTeardown() {
+    if (!loop.exiting()) {
+      return false;
+    }
+    ring.dropTaskWorkAtExit();
+    return true;
+  }
+
+  /**
+   * The task ends at {@code t} (t/io_uring's thread returns; {@code do_exit} closes the ring): the
+   * completions queued as task_work while it was in user space go to the teardown ({@link
+   * #taskWorkToTeardown}), later ones too, and the teardown reaps what the IOPOLL list holds
+   * ({@link Iopoll#ioIopollTryReapEvents}).
+   */
+  public EnterCall exit(long t) {
+    loop.exit();
+    taskWorkToTeardown();
+    return iopoll.ioIopollTryReapEvents(t);
   }
 
   /**

@@ -81,6 +81,9 @@ public final class IoWorker {
   /** The {@code -EAGAIN} loop in closed form, on its thread's CPU of an IOPOLL ring; else null. */
   private final WorkerSpin spin;
 
+  /** Whether it runs on its thread's CPU. */
+  private final boolean shared;
+
   private State state = State.IDLE;
   private IoKiocb current;
   private long tagSleeps;
@@ -101,17 +104,50 @@ public final class IoWorker {
    * @param iopoll IORING_SETUP_IOPOLL of its ring
    * @param lineTransferPs a cache line from another CPU, which the uring_lock's mutex and the
    *     IOPOLL list's tail are
+   * @param shared whether it runs on its thread's CPU
    * @param spin its {@code -EAGAIN} loop in closed form, when it shares its thread's CPU on an
    *     IOPOLL ring; else null
    */
   public IoWorker(
-      String name, int cpu, Charger charger, boolean iopoll, long lineTransferPs, WorkerSpin spin) {
+      String name,
+      int cpu,
+      Charger charger,
+      boolean iopoll,
+      long lineTransferPs,
+      boolean shared,
+      WorkerSpin spin) {
+    if (spin != null && !(shared && iopoll)) {
+      throw new IllegalArgumentException(name + ": a spin in closed form off its thread's CPU");
+    }
     this.name = name;
+    this.shared = shared;
     this.cpu = cpu;
     this.charger = charger;
     this.iopoll = iopoll;
     this.lock = new UringLockWait(cpu, charger, lineTransferPs);
     this.spin = spin;
+  }
+
+  /**
+   * The worker of a thread's ring, on {@code cpu}: on its thread's CPU ({@code shared}) of an
+   * IOPOLL ring its {@code -EAGAIN} loop turns in closed form ({@link WorkerSpin}), which a freed
+   * tag or the tick that ends its slice ({@code reschedTick}) ends; elsewhere it turns alone, each
+   * retry a step.
+   *
+   * @param allocCache whether its bios come from the per-CPU cache
+   */
+  public static IoWorker of(
+      String name,
+      int cpu,
+      Charger charger,
+      boolean iopoll,
+      long lineTransferPs,
+      boolean shared,
+      boolean allocCache,
+      java.util.function.LongUnaryOperator reschedTick) {
+    WorkerSpin spin =
+        shared && iopoll ? new WorkerSpin(charger, cpu, allocCache, reschedTick) : null;
+    return new IoWorker(name, cpu, charger, iopoll, lineTransferPs, shared, spin);
   }
 
   /**
@@ -252,6 +288,30 @@ public final class IoWorker {
       throw new InvariantBroken(name + ": a spin while " + state);
     }
     return spin.start(t);
+  }
+
+  /**
+   * A spin started, and what can end it besides what its CPU takes: a tag freed on the queue before
+   * the tick ({@code tagUntilPs}, -1 when the tick is now), and the tick that ends its slice
+   * ({@code sliceEndsPs}, -1 while it runs alone and no tick asks).
+   */
+  public record SpinStarted(long id, long tagUntilPs, long sliceEndsPs) {}
+
+  /** The spin it starts at {@code t} ({@link #spinFrom}), with what ends it. */
+  public SpinStarted startSpin(long t) {
+    long id = spinFrom(t);
+    long tick = spin.reschedTick(t);
+    return new SpinStarted(
+        id, tick > t ? tick : -1, tick == Long.MAX_VALUE ? -1 : Math.max(t, tick));
+  }
+
+  /**
+   * Whether it spins for its ring's {@code uring_lock} while the lock's owner, its thread, runs on
+   * another CPU: the mutex's optimistic spin, which only a {@code need_resched} of its own CPU ends
+   * ({@code mutex_spin_on_owner}). On its thread's CPU the owner does not run while it waits.
+   */
+  public boolean spinsOnRunningOwner() {
+    return !shared && waitsForLock();
   }
 
   /**

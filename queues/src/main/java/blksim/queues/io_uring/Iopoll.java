@@ -34,12 +34,6 @@ public final class Iopoll {
     KernelFn.FPUT
   };
 
-  /** Requests of rings on other CPUs that a poll here completed: their CPUs hear of them. */
-  public interface ForeignCompletions {
-    /** {@code io_complete_rw_iopoll} wrote {@code res} into {@code req}, another CPU's. */
-    void add(IoKiocb req, int res);
-  }
-
   private final Charger charger;
   private final int cpu;
   private final IoRingCtx ring;

@@ -26,6 +26,8 @@ import java.util.random.RandomGenerator;
  * the end of the thread. The field names are fio's.
  */
 public final class Submitter {
+  /** {@code to_wait} of the pass of {@code submitter_aio_fn} under way. */
+  private int aioToWait;
 
   /** What the thread does after an io_uring_enter has returned and the CQ ring was reaped. */
   public enum Next {
@@ -333,6 +335,15 @@ public final class Submitter {
     return acceptedInHungCall;
   }
 
+  /**
+   * The head of a pass of {@code submitter_sync_fn} at {@code t}: the loop's own work in user space
+   * ({@link KernelFn#SUBMITTER_SYNC_FN}), charged, then the read ({@link #syncRead}), stamped when
+   * {@code preadv2} is called.
+   */
+  public Sqe submitterSyncFn(long t, Charger charger, int cpu) {
+    return syncRead(t + charger.charge(cpu, CpuTime.SUBMIT, KernelFn.SUBMITTER_SYNC_FN, 1));
+  }
+
   /** {@code -S1} before a {@code preadv2}: file and offset, {@code inflight++}, {@code calls++}. */
   public Sqe syncRead(long stampPs) {
     inflight++;
@@ -358,6 +369,55 @@ public final class Submitter {
     latency.record(atPs - read.issuedAtPs());
     inFlightClock.reaped(read.issuedAtPs(), atPs);
     return !finish;
+  }
+
+  /**
+   * The head of a pass of {@code submitter_aio_fn} ({@code -a1}): the iocbs {@code io_submit}
+   * takes, and when user space calls it.
+   */
+  public record AioPass(List<Sqe> iocbs, long atPs) {}
+
+  /**
+   * The head of a pass of {@code submitter_aio_fn} at {@code t}: {@code prep_more_ios_aio} of as
+   * many iocbs as the depth has room for ({@link #toPrep}), charged ({@link
+   * KernelFn#PREP_MORE_IOS_AIO} each); then the pass begins ({@link #beginPass}) and its {@code
+   * to_wait} is set ({@link #aioToWait}).
+   */
+  public AioPass prepMoreIosAio(long t, Charger charger, int cpu) {
+    int toPrep = toPrep();
+    List<Sqe> iocbs = List.of();
+    if (toPrep > 0) {
+      iocbs = prepAio(toPrep, t, charger.costs().callPs(KernelFn.PREP_MORE_IOS_AIO));
+      t += charger.charge(cpu, CpuTime.SUBMIT, KernelFn.PREP_MORE_IOS_AIO, iocbs.size());
+    }
+    beginPass(toPrep > 0 ? iocbs.size() : 0);
+    aioToWait = enterArgs().toWait();
+    return new AioPass(iocbs, t);
+  }
+
+  /**
+   * {@code reap_events_aio} of the events {@code io_getevents} returned, from {@code t}, charged
+   * ({@link KernelFn#REAP_EVENTS_AIO} each); each counts against the pass's {@code to_wait}.
+   *
+   * @return when it is done, or -1 after an event whose result is not the block size: the thread
+   *     returns
+   */
+  public long reapEventsAio(
+      List<IoEvent> events, long t, Charger charger, int cpu, LatencyRecorder latency) {
+    int r = aioReap(events, t, charger.costs().callPs(KernelFn.REAP_EVENTS_AIO), latency);
+    if (r < 0) {
+      return -1;
+    }
+    aioToWait -= r;
+    return t + charger.charge(cpu, CpuTime.SUBMIT, KernelFn.REAP_EVENTS_AIO, r);
+  }
+
+  /**
+   * The events {@code submitter_aio_fn} still waits for in this pass: {@code io_getevents} is
+   * called with {@code min_nr = nr = to_wait} while there are some.
+   */
+  public int aioToWait() {
+    return aioToWait;
   }
 
   /** {@code prep_more_ios_aio} ({@code -a1}): {@code maxIos} iocbs, stamped as SQEs are. */

@@ -78,4 +78,12 @@ class EnterLoopTest {
     }
     assertThrows(InvariantBroken.class, loop::foundNothing);
   }
+
+  @Test
+  void aLiveTaskSwitchesOnlyAtItsReturnAndAnEndedOneAtItsTeardownsCondResched() {
+    assertTrue(loop.preemptibleAt(true), "exit_to_user_mode_loop");
+    assertFalse(loop.preemptibleAt(false), "io_iopoll_check's might_sleep: it stops polling only");
+    loop.exit();
+    assertTrue(loop.preemptibleAt(false), "io_iopoll_try_reap_events' cond_resched");
+  }
 }

@@ -157,6 +157,54 @@ class IoUringEnterTest {
   }
 
   @Test
+  void aBioWithoutATagShouldSendItsRequestToIoWqAndBePutWithThoseThatEnded() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    EnterCall.SubmitBios s = h.submitted(3, 0);
+    Bio noTag = s.bios().get(1);
+    Bio ended = s.bios().get(2);
+    IoUringEnter.BioReturned r =
+        h.enter.submitBioReturned(s.reqs(), List.of(ended), List.of(noTag));
+    assertEquals(List.of(s.reqs().get(1)), r.punted(), "-EAGAIN: REQ_F_REISSUE, io-wq issues it");
+    assertEquals(List.of(ended, noTag), r.put(), "bio_wouldblock_error ends it: it is put too");
+    assertSame(s.reqs().get(0), h.ring.iopollHead(), "the issued are listed");
+    IoUringEnter.BioReturned none = h.enter.submitBioReturned(List.of(), List.of(ended), List.of());
+    assertEquals(List.of(ended), none.put(), "none without a tag: what ended");
+    assertEquals(List.of(), none.punted());
+  }
+
+  @Test
+  void aTaskWhoseRequestsAllWaitAtItsWorkerShouldTurnInEmptyEntersUntilTheWorkerRuns() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    IoWqOwner<IoKiocb> iowq =
+        new IoWqOwner<>(h.charger, RingHarness.CPU, h.ring, h.charger.costs(), req -> req);
+    EnterCall.SubmitBios s = h.submitted(2, 0);
+    IoUringEnter.BioReturned r = h.enter.submitBioReturned(s.reqs(), List.of(), s.bios());
+    long t = iowq.punt(s.atPs(), r.punted());
+    EnterCall.Return ret =
+        assertInstanceOf(EnterCall.Return.class, h.enter.ioSubmitSqesReturned(t));
+    t = h.enter.exitToUserMode(ret.atPs());
+    assertTrue(h.enter.waitsForItsWorker(true, iowq, 2), "both at the worker, nothing to reap");
+    assertFalse(h.enter.waitsForItsWorker(false, iowq, 2), "t/io_uring would not enter again");
+    assertFalse(h.enter.waitsForItsWorker(true, iowq, 3), "one in flight is not the worker's");
+
+    long until = t + 10_000_000; // 10 us
+    IoUringEnter.EmptyEnters done = h.enter.emptyEnters(t, until, iowq);
+    assertTrue(done.endPs() >= until, "until one ends at or after it");
+    long perCall = 0;
+    for (KernelFn fn : IoUringEnter.ENTER_PATH) {
+      perCall += h.charger.costs().callPs(fn);
+    }
+    assertTrue(done.calls() >= (until - t) / perCall, "one io_uring_enter's own work each");
+    assertEquals(0, h.ring.submitted() - 2, "nothing submitted");
+
+    iowq.workerDone(s.reqs().get(0));
+    assertFalse(
+        h.enter.waitsForItsWorker(true, iowq, 2), "one ended: the worker issued it, to reap");
+    h.loop.exit();
+    assertFalse(h.enter.waitsForItsWorker(true, iowq, 1), "an ended task turns no more");
+  }
+
+  @Test
   void anIopollRingShouldPollAfterSubmittingOnlyWhenAskedForEvents() {
     assertInstanceOf(
         EnterCall.UringLock.class,
@@ -225,6 +273,33 @@ class IoUringEnterTest {
     assertFalse(h.enter.taskWorkQueuedElsewhere(), "nobody to wake");
     assertEquals(0, h.ring.taskWorkPending(), "dropped: nobody will run it");
     assertEquals(0, h.ring.awaitingCompletion());
+  }
+
+  @Test
+  void theTasksExitShouldGiveItsQueuedTaskWorkToTheTeardownAndReapTheIopollList() {
+    RingHarness h = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, false), true, 0);
+    EnterCall.SubmitBios s = h.submitted(2, 0);
+    h.enter.submitBioReturned(s.reqs(), List.of());
+    EnterCall.Return ret =
+        assertInstanceOf(EnterCall.Return.class, h.enter.ioSubmitSqesReturned(s.atPs()));
+    h.enter.exitToUserMode(ret.atPs());
+    h.ring.completeRw(s.reqs().get(0), RingHarness.BS); // io_complete_rw, the task in user space
+    assertFalse(h.enter.taskWorkToTeardown(), "the task lives: its task_work is its own");
+    assertEquals(1, h.ring.taskWorkPending());
+    assertInstanceOf(EnterCall.TeardownIdle.class, h.enter.exit(ret.atPs() + 10));
+    assertEquals(0, h.ring.taskWorkPending(), "nobody will run it: the teardown takes it");
+    h.ring.completeRw(s.reqs().get(1), RingHarness.BS); // an interrupt after the exit
+    assertTrue(h.enter.taskWorkToTeardown(), "later ones go there too");
+    assertEquals(0, h.ring.awaitingCompletion());
+
+    RingHarness p = RingHarness.iopoll(8, 8);
+    EnterCall.SubmitBios q = p.submitted(1, 0);
+    p.enter.submitBioReturned(q.reqs(), List.of());
+    EnterCall.Return back =
+        assertInstanceOf(EnterCall.Return.class, p.enter.ioSubmitSqesReturned(q.atPs()));
+    p.enter.exitToUserMode(back.atPs());
+    assertInstanceOf(
+        EnterCall.PollBio.class, p.enter.exit(back.atPs()), "io_iopoll_try_reap_events polls it");
   }
 
   @Test

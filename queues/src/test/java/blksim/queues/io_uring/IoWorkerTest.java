@@ -29,7 +29,7 @@ class IoWorkerTest {
   private final SubmittedReads reads = new SubmittedReads(8);
 
   private IoWorker worker(boolean iopoll, WorkerSpin spin) {
-    return new IoWorker("cpu1-iou-wrk0", CPU, charger, iopoll, 1000, spin);
+    return new IoWorker("cpu1-iou-wrk0", CPU, charger, iopoll, 1000, spin != null, spin);
   }
 
   private long calls(KernelFn fn) {
@@ -153,6 +153,46 @@ class IoWorkerTest {
   }
 
   @Test
+  void onlyOnItsThreadsCpuOfAnIopollRingShouldItsRetriesTurnInClosedForm() {
+    IoWorker alone = IoWorker.of("w", CPU, charger, true, 1000, false, true, t -> Long.MAX_VALUE);
+    assertInstanceOf(WorkerCall.AllocBio.class, retried(alone), "its own CPU: each retry a step");
+    IoWorker shared = IoWorker.of("w", CPU, charger, true, 1000, true, true, t -> t + 5_000);
+    assertInstanceOf(WorkerCall.Spin.class, retried(shared), "its thread's CPU: a spin");
+    IoWorker.SpinStarted s = shared.startSpin(100);
+    assertEquals(shared.spinning(), s.id());
+    assertEquals(5_100, s.tagUntilPs(), "a tag freed before the tick ends it");
+    assertEquals(5_100, s.sliceEndsPs(), "else the tick that ends its slice");
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new IoWorker(
+                "w", CPU, charger, true, 1000, false, new WorkerSpin(charger, CPU, true, t -> t)));
+  }
+
+  @Test
+  void aSpinWhoseTickHasComeOrThatRunsAloneShouldAskOnlyWhatCanEndIt() {
+    IoWorker now = IoWorker.of("w", CPU, charger, true, 1000, true, true, t -> t);
+    retried(now);
+    IoWorker.SpinStarted due = now.startSpin(100);
+    assertEquals(-1, due.tagUntilPs(), "the tick is now: no tag to wait for");
+    assertEquals(100, due.sliceEndsPs());
+    IoWorker alone = IoWorker.of("w", CPU, charger, true, 1000, true, true, t -> Long.MAX_VALUE);
+    retried(alone);
+    IoWorker.SpinStarted free = alone.startSpin(100);
+    assertEquals(Long.MAX_VALUE, free.tagUntilPs(), "only a freed tag ends it");
+    assertEquals(-1, free.sliceEndsPs(), "no tick asks a task alone");
+  }
+
+  /** Switched in for one read whose bio finds no tag: what comes after the bio is put back. */
+  private WorkerCall retried(IoWorker w) {
+    started(w, List.of(reads.read(0)));
+    Bio bio = Bio.onStack(1);
+    w.bioAllocated(bio, 10, true);
+    WorkerCall.PutBios put = (WorkerCall.PutBios) w.submitted(List.of(), List.of(bio), 20);
+    return w.put(put.atPs());
+  }
+
+  @Test
   void withoutIopollABioEndedInQueueRqShouldQueueItsThreadsTaskWorkThenGoBack() {
     IoWorker w = worker(false, null);
     started(w, List.of(reads.read(0)));
@@ -183,6 +223,23 @@ class IoWorkerTest {
     assertEquals(List.of(bio), put.completed(), "io_complete_rw_iopoll marked it done");
     assertEquals(1, calls(KernelFn.BLKDEV_BIO_END_IO_ASYNC));
     assertInstanceOf(WorkerCall.UringLock.class, w.put(put.atPs()), "io_iopoll_req_issued");
+  }
+
+  @Test
+  void waitingForTheLockItShouldSpinOnItsOwnerOnlyOffItsThreadsCpu() {
+    for (boolean shared : new boolean[] {false, true}) {
+      IoWorker w = IoWorker.of("w", CPU, charger, true, 1000, shared, true, t -> Long.MAX_VALUE);
+      started(w, List.of(reads.read(0)));
+      Bio bio = Bio.onStack(1);
+      w.bioAllocated(bio, 10, true);
+      assertFalse(w.spinsOnRunningOwner(), "not waiting");
+      assertInstanceOf(WorkerCall.UringLock.class, w.submitted(List.of(), List.of(), 20));
+      assertTrue(w.waitsForLock());
+      assertEquals(
+          !shared,
+          w.spinsOnRunningOwner(),
+          "mutex_spin_on_owner while the thread runs elsewhere; on its CPU the thread waits");
+    }
   }
 
   @Test

@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import blksim.queues.block.bio.Bio;
+import blksim.queues.cost.Charger;
+import blksim.queues.cost.Contention;
+import blksim.queues.cost.CostStep;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
+import blksim.queues.cost.ReferenceCosts;
 import blksim.queues.io_uring.EnterLoop.Phase;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +22,19 @@ import org.junit.jupiter.api.Test;
  * io_do_iopoll}, {@code io_iopoll_complete}; docs/kernel.md section 6).
  */
 class IopollTest {
-  /** Other CPUs' requests a poll completed, as their CPUs would hear of them. */
-  private final List<IoKiocb> elsewhere = new ArrayList<>();
+  /** Other CPUs' requests a poll completed, which their CPUs hear of. */
+  private final ForeignCompletions foreign = new ForeignCompletions();
 
-  private final Iopoll.ForeignCompletions foreign = (req, res) -> elsewhere.add(req);
+  /** The requests {@link #foreign} gathered, as their CPUs hear of them. */
+  private List<IoKiocb> elsewhere() {
+    Charger free = new Charger(ReferenceCosts.of(), "cpu0");
+    CostStep nothing = new CostStep(Contention.LINES_REMOTE_COMPLETION, 0);
+    List<IoKiocb> reqs = new ArrayList<>();
+    for (ForeignCompletions.ToRing r : foreign.tell(free, 0, CpuTime.POLL, nothing, 0).rings()) {
+      r.completions().forEach(done -> reqs.add(done.req()));
+    }
+    return reqs;
+  }
 
   /** A batch submitted and issued, and io_do_iopoll's first poll of it. */
   private record Issued(EnterCall.SubmitBios batch, EnterCall.PollBio poll) {
@@ -190,7 +204,7 @@ class IopollTest {
     assertEquals(IoKiocb.State.COMPLETED, mine.req(0).state());
     assertEquals(IoKiocb.State.COMPLETED, theirs.req(0).state(), "a task of this CPU");
     assertEquals(IoKiocb.State.IN_FLIGHT, far.req(0).state(), "its own CPU completes it");
-    assertEquals(List.of(far.req(0)), elsewhere);
+    assertEquals(List.of(far.req(0)), elsewhere());
   }
 
   @Test

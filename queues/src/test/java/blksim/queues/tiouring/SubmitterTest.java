@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.queues.cost.Charger;
+import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.PathCosts;
 import blksim.queues.cost.ReferenceCosts;
+import blksim.queues.fs.aio.IoEvent;
 import blksim.queues.io_uring.CqRing;
 import blksim.queues.io_uring.EnterArgs;
 import blksim.queues.io_uring.IoKiocb;
@@ -314,5 +316,53 @@ class SubmitterTest {
     assertEquals(Submitter.Next.ENTER, h.sub.entered(3), "a partial submit: submit_more");
     assertEquals(
         3, charger.ledger().steps(0, id -> id.toString()).get("REAP_EVENTS_URING").calls());
+  }
+
+  /** A submitter of {@code depth} reads, {@code submit} at a time, waiting for {@code complete}. */
+  private static Submitter aio(int depth, int submit, int complete) {
+    return new Submitter(
+        new Submitter.Config(depth, submit, complete, BS, false, false, false, true, false, false),
+        new SqRing(8),
+        new CqRing(8),
+        new long[] {DEVICE},
+        new SplittableRandom(3));
+  }
+
+  @Test
+  void submitterAioFnShouldPrepChargeAndWaitForItsToWait() {
+    Charger charger = new Charger(ReferenceCosts.of(), "cpu0");
+    Submitter sub = aio(8, 4, 2);
+    Submitter.AioPass pass = sub.prepMoreIosAio(1_000, charger, 0);
+    assertEquals(4, pass.iocbs().size(), "batch_submit of them");
+    long per = charger.costs().callPs(KernelFn.PREP_MORE_IOS_AIO);
+    assertEquals(1_000 + per, pass.iocbs().get(0).issuedAtPs(), "stamped as SQEs are");
+    assertEquals(1_000 + charger.ledger().time(0, CpuTime.SUBMIT), pass.atPs());
+    assertEquals(0, sub.aioToWait(), "room left in the depth: io_submit only");
+    sub.aioCall(true);
+
+    Submitter.AioPass full = sub.prepMoreIosAio(pass.atPs(), charger, 0);
+    assertEquals(4, full.iocbs().size());
+    assertEquals(2, sub.aioToWait(), "the depth full: batch_complete");
+    sub.aioCall(true);
+    List<IoEvent> one = List.of(new IoEvent(0, BS, pass.iocbs().get(0).issuedAtPs()));
+    List<Long> latencies = new ArrayList<>();
+    long t = sub.reapEventsAio(one, 50_000, charger, 0, latencies::add);
+    assertEquals(50_000 + charger.costs().callPs(KernelFn.REAP_EVENTS_AIO), t, "one event's reap");
+    assertEquals(1, sub.aioToWait(), "one more to wait for");
+    assertEquals(1, latencies.size());
+    assertEquals(
+        -1,
+        sub.reapEventsAio(List.of(new IoEvent(0, -5, 0)), t, charger, 0, latencies::add),
+        "not the block size: the thread returns");
+  }
+
+  @Test
+  void submitterSyncFnShouldChargeItsLoopThenStampTheRead() {
+    Charger charger = new Charger(ReferenceCosts.of(), "cpu0");
+    Submitter sub = aio(1, 1, 1);
+    Sqe read = sub.submitterSyncFn(2_000, charger, 0);
+    assertEquals(2_000 + charger.costs().callPs(KernelFn.SUBMITTER_SYNC_FN), read.issuedAtPs());
+    assertEquals(1, sub.calls());
+    assertEquals(1, sub.inflight());
   }
 }

@@ -26,6 +26,18 @@ public final class Poll {
   }
 
   /**
+   * {@code bio_poll}'s first test (block/blk-core.c 5.16): a bio that is not polled, its queue
+   * without QUEUE_FLAG_POLL ({@code submit_bio_noacct} cleared REQ_POLLED, and its cookie is
+   * BLK_QC_T_NONE), ends by its interrupt, and {@code bio_poll} of it returns 0 at once without
+   * polling. A bio-based disk's {@code ->poll_bio} ({@code dm_poll_bio}) looks at the bio itself.
+   *
+   * @return whether the poll reaches the blk-mq queue or the bio-based disk
+   */
+  public static boolean bioPollReaches(Bio bio, boolean bioBased) {
+    return bio.polled() || bioBased;
+  }
+
+  /**
    * {@code blk_mq_poll} at {@code atPs}: the driver's poll of this queue.
    *
    * @param batch whether the poller passes an {@code io_comp_batch} (a sync read's {@code

@@ -2,13 +2,14 @@ package blksim.queues.block.fops;
 
 import blksim.queues.block.bio.Bio;
 import blksim.queues.cost.Charger;
+import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.fs.aio.AioKiocb;
 import blksim.queues.fs.aio.KioCtx;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRw;
-import blksim.queues.io_uring.Iopoll;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -22,9 +23,9 @@ import java.util.function.Consumer;
  *
  * <p>A request is its ring's, and its ring is its task's: one of another CPU ends on its ring all
  * the same (a kblockd run or an io-wq worker on this CPU dispatched it), and that CPU's task hears
- * of it ({@link Iopoll.ForeignCompletions}); one of another task of this CPU queues task_work for
- * that task. Each task whose request ended is woken once, if it sleeps, however many ended. Only a
- * bio of a bio_set goes back to it.
+ * of it ({@link ForeignCompletions}); one of another task of this CPU queues task_work for that
+ * task. Each task whose request ended is woken once, if it sleeps, however many ended. Only a bio
+ * of a bio_set goes back to it.
  *
  * <p>One instance serves one completion: a hard interrupt's (or ksoftirqd's) ended bios, or the
  * bios that ended in {@code queue_rq} while a task submitted.
@@ -61,7 +62,7 @@ public final class BioEndio {
   private final int cpu;
   private final CpuTime what;
   private final Threads threads;
-  private final Iopoll.ForeignCompletions elsewhere;
+  private final ForeignCompletions elsewhere;
 
   /** The {@code bi_end_io} of another CPU's ring's request, run here ({@link IoRw#endPath}). */
   private final KernelFn[] foreignEndPath;
@@ -79,7 +80,7 @@ public final class BioEndio {
       int cpu,
       CpuTime what,
       Threads threads,
-      Iopoll.ForeignCompletions elsewhere,
+      ForeignCompletions elsewhere,
       boolean iopoll) {
     this.charger = charger;
     this.cpu = cpu;
@@ -113,6 +114,24 @@ public final class BioEndio {
       }
     }
     return t;
+  }
+
+  /**
+   * What the end of an interrupt's bios comes to: the other CPUs' rings' messages, when the
+   * wake-ups after them are done, and the bios that go back to their bio_set.
+   */
+  public record IrqEnd(ForeignCompletions.Told told, long atPs, List<Bio> put) {}
+
+  /**
+   * The bios a hard interrupt (or ksoftirqd) ended, from {@code t}, to the end: each one's {@code
+   * bi_end_io} ({@link #inIrq}); then each other CPU's ring hears of its requests, {@code remote}
+   * per request ({@link ForeignCompletions#tell}); then this CPU's tasks are woken ({@link
+   * #wakeTasks}); then {@code bio_put} of those of a bio_set ({@link #toPut}).
+   */
+  public IrqEnd irqEnded(long t, List<Bio> ended, CostStep remote) {
+    t = inIrq(t, ended);
+    ForeignCompletions.Told told = elsewhere.tell(charger, cpu, what, remote, t);
+    return new IrqEnd(told, wakeTasks(told.atPs()), put);
   }
 
   /**
@@ -185,5 +204,25 @@ public final class BioEndio {
       }
     }
     return t;
+  }
+
+  /**
+   * The bios that ended in {@code queue_rq} while a task with no ring of its own submitted them,
+   * from {@code t}: dmsetup's resume, resubmitting what the suspend held (only IOPOLL rings are
+   * suspended). Each bio runs {@code blkdev_bio_end_io_async} and {@code io_complete_rw_iopoll}
+   * ({@link IoRw#END_IO_PATH}), charged to the submitting task on {@code cpu}; then each ring hears
+   * of its requests, ring by ring ({@link ForeignCompletions#tell}), a ring of this CPU too, whose
+   * request lines another CPU's poll wrote last.
+   *
+   * @return the rings' messages, and when the task is done with them
+   */
+  public static ForeignCompletions.Told inSubmitWithoutRing(
+      Charger charger, int cpu, CostStep remote, long t, List<Bio> ended) {
+    ForeignCompletions rings = new ForeignCompletions();
+    for (Bio bio : ended) {
+      rings.add((IoKiocb) bio.owner(), IoRw.res(bio));
+    }
+    t += charger.charge(cpu, CpuTime.SUBMIT, IoRw.END_IO_PATH, ended.size());
+    return rings.tell(charger, cpu, CpuTime.SUBMIT, remote, t);
   }
 }

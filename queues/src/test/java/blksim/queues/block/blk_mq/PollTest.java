@@ -1,6 +1,7 @@
 package blksim.queues.block.blk_mq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,6 +34,16 @@ class PollTest {
     HwCtxModels q = HwCtxModels.pollQueue(64, POLL_BATCH);
     assertEquals(new Continuation.PollQueue(7, false), q.poll.blkMqPoll(7, false));
     assertEquals(new Continuation.PollQueue(7, true), q.poll.blkMqPoll(7, true));
+  }
+
+  @Test
+  void bioPollOfABioNoLongerPolledShouldReachOnlyABioBasedDisk() {
+    Bio bio = Bio.onStack(1);
+    bio.setPolled();
+    assertTrue(Poll.bioPollReaches(bio, false), "REQ_POLLED: its queue's blk_mq_poll");
+    bio.clearPolled(); // its queue had no QUEUE_FLAG_POLL
+    assertFalse(Poll.bioPollReaches(bio, false), "BLK_QC_T_NONE: bio_poll returns 0 at once");
+    assertTrue(Poll.bioPollReaches(bio, true), "dm_poll_bio looks at it itself");
   }
 
   @Test

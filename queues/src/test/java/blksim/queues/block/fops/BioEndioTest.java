@@ -8,12 +8,15 @@ import blksim.config.BioSetSettings;
 import blksim.queues.block.bio.Bio;
 import blksim.queues.block.bio.BioSet;
 import blksim.queues.cost.Charger;
+import blksim.queues.cost.Contention;
 import blksim.queues.cost.CostLedger;
+import blksim.queues.cost.CostStep;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import blksim.queues.cost.ReferenceCosts;
 import blksim.queues.fs.aio.KioCtx;
 import blksim.queues.io_uring.CqRing;
+import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoRingCtx;
 import blksim.queues.io_uring.IoRw;
@@ -35,7 +38,18 @@ class BioEndioTest {
   private final Charger charger = new Charger(ReferenceCosts.of(), "cpu2");
   private final BioSet fsBioSet = new BioSet("fs_bio_set", BIOSET, 4);
   private final List<String> log = new ArrayList<>();
-  private final List<String> elsewhere = new ArrayList<>();
+  private final ForeignCompletions foreign = new ForeignCompletions();
+
+  /** What {@link #foreign} gathered, as each ring's CPU hears of it. */
+  private List<String> elsewhere() {
+    CostStep nothing = new CostStep(Contention.LINES_REMOTE_COMPLETION, 0);
+    List<String> heard = new ArrayList<>();
+    for (ForeignCompletions.ToRing r :
+        foreign.tell(charger, CPU, CpuTime.IRQ, nothing, 0).rings()) {
+      r.completions().forEach(done -> heard.add("ring " + r.ring() + ": " + done.res()));
+    }
+    return heard;
+  }
 
   /** The CPU's threads: ring 2 in slot 0, ring 7 in slot 1; {@code sleeping} says who sleeps. */
   private final class Threads implements BioEndio.Threads {
@@ -95,13 +109,7 @@ class BioEndioTest {
   }
 
   private BioEndio end(Threads threads, CpuTime what) {
-    return new BioEndio(
-        charger,
-        CPU,
-        what,
-        threads,
-        (req, res) -> elsewhere.add("ring " + req.owner() + ": " + res),
-        true);
+    return new BioEndio(charger, CPU, what, threads, foreign, true);
   }
 
   /** A 4 KiB read of ring {@code owner}, submitted, with its bio from a bio_set, ended. */
@@ -157,7 +165,7 @@ class BioEndioTest {
     BioEndio end = end(threads, CpuTime.IRQ);
     long t = end.inIrq(0, List.of(ended(9)));
     end.wakeTasks(t);
-    assertEquals(List.of("ring 9: 4096"), elsewhere, "io_complete_rw_iopoll wrote it there");
+    assertEquals(List.of("ring 9: 4096"), elsewhere(), "io_complete_rw_iopoll wrote it there");
     assertEquals(List.of(), log, "nothing of this CPU's rings ran, and none woke");
     for (KernelFn fn : IoRw.endPath(true)) {
       assertEquals(1, calls(fn), fn + ": its bi_end_io ran here");
@@ -206,8 +214,52 @@ class BioEndioTest {
         log,
         "the sibling's task_work wakes it at its first; the submitter's own are its to reap");
     assertEquals(List.of(2), done);
-    assertEquals(List.of("ring 9: 4096"), elsewhere);
+    assertEquals(List.of("ring 9: 4096"), elsewhere());
     assertEquals(1, calls(KernelFn.TRY_TO_WAKE_UP));
     assertEquals(List.of(), end.toPut(), "queue_rq's caller puts them");
+  }
+
+  @Test
+  void dmsetupsResumeEndsEachRequestOnItsRingAndEveryRingHearsAsAnotherCpusWould() {
+    CostStep remote = new CostStep(Contention.LINES_REMOTE_COMPLETION, 300);
+    ForeignCompletions.Told told =
+        BioEndio.inSubmitWithoutRing(
+            charger, CPU, remote, 1_000, List.of(ended(7), ended(2), ended(7)));
+    assertEquals(
+        List.of(2, 7), told.rings().stream().map(ForeignCompletions.ToRing::ring).toList());
+    assertEquals(2, told.rings().get(1).completions().size(), "ring 7's two, in order");
+    for (KernelFn fn : IoRw.END_IO_PATH) {
+      assertEquals(3, calls(fn), fn + ": io_complete_rw_iopoll's bi_end_io, per bio");
+    }
+    assertTrue(
+        told.rings().get(0).atPs() > 1_000 + 300, "the bios' ends first, then ring 2's line set");
+    assertEquals(
+        told.rings().get(0).atPs() + 2 * 300, told.rings().get(1).atPs(), "ring 7 after two more");
+    assertEquals(told.rings().get(1).atPs(), told.atPs(), "dmsetup goes on after the last");
+    assertEquals(List.of(), log, "no ring's ki_complete ran here: each ring's task reaps its own");
+  }
+
+  @Test
+  void anInterruptTellsTheOtherCpusBeforeItWakesItsOwnTasksThenPuts() {
+    Threads threads = new Threads(2, 7);
+    threads.sleeping[0] = true;
+    CostStep remote = new CostStep(Contention.LINES_REMOTE_COMPLETION, 5_000);
+    BioEndio end = end(threads, CpuTime.IRQ);
+    Bio theirs = ended(9);
+    Bio mine = ended(2);
+    BioEndio.IrqEnd done = end.irqEnded(1_000, List.of(theirs, mine), remote);
+    long endIo = charger.ledger().time(CPU, CpuTime.IRQ) - 5_000 - wakePs();
+    assertEquals(1, done.told().rings().size());
+    assertEquals(1_000 + endIo + 5_000, done.told().rings().get(0).atPs(), "ring 9 hears first");
+    assertEquals(done.told().atPs() + wakePs(), done.atPs(), "then slot 0 is woken");
+    assertEquals(List.of("ki_complete 2 on slot 0: 4096", "ended on slot 0", "woke slot 0"), log);
+    assertEquals(List.of(theirs, mine), done.put(), "both back to their bio_set");
+  }
+
+  /** What waking one task costs here. */
+  private long wakePs() {
+    CostLedger.Entry e =
+        charger.ledger().steps(CPU, id -> id.toString()).get(KernelFn.TRY_TO_WAKE_UP.name());
+    return e == null ? 0 : e.ps();
   }
 }

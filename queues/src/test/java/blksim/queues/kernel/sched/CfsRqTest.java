@@ -247,4 +247,50 @@ class CfsRqTest {
     rq.tick(slice + 1);
     assertTrue(rq.needResched(), "the tick itself agrees");
   }
+
+  /**
+   * Why ksoftirqd, kblockd's and kdmflush's kworkers are not entities of the run queue (see
+   * docs/model.md, scheduling): a task that sleeps between short runs wakes behind the running task
+   * by more than the wakeup granularity and preempts it at its next point of scheduling, every
+   * time, as long as it takes less of the CPU than the task it wakes beside. Past that share it
+   * would wait for the tick, which the model does not follow.
+   */
+  @Test
+  void aShortSleeperPreemptsAtEachWakeUpWhileItTakesLessOfTheCpuThanTheTask() {
+    assertEquals(0, missedWakeUps(1000 * US, 20 * US), "ksoftirqd's few microseconds per raise");
+    assertEquals(0, missedWakeUps(100 * US, 90 * US), "just under half the CPU");
+    assertTrue(
+        missedWakeUps(100 * US, 200 * US) > 0,
+        "two thirds of the CPU: its vruntime overtakes the task's and it waits");
+  }
+
+  /**
+   * A task that runs {@code run} between wake-ups of a sleeper that then runs {@code burst}: how
+   * many of 200 wake-ups do not preempt it. The sleeper was made long before and has slept since
+   * (ksoftirqd at boot): the task has run 10 ms when it first wakes.
+   */
+  private static int missedWakeUps(long run, long burst) {
+    CfsRq rq = new CfsRq(1);
+    SchedEntity sleeper = rq.fork("ksoftirqd/0", 0);
+    assertSame(sleeper, rq.schedule(0));
+    rq.sleep(0);
+    SchedEntity task = rq.fork("task", 0);
+    assertSame(task, rq.schedule(0));
+    long now = 10 * MS;
+    int missed = 0;
+    for (int i = 0; i < 200; i++) {
+      now += run;
+      rq.wakeUp(sleeper, now);
+      if (!rq.needResched()) {
+        missed++;
+      }
+      while (rq.schedule(now) != sleeper) {
+        now += run; // not asked to reschedule: the task runs on until the sleeper is leftmost
+      }
+      now += burst;
+      rq.sleep(now);
+      assertSame(task, rq.schedule(now));
+    }
+    return missed;
+  }
 }
