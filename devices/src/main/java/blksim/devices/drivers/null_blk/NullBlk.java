@@ -245,8 +245,10 @@ public final class NullBlk {
    */
   public QueueBatch queueRqs(int hctx, List<Request> rqs, int cpu, long startPs, long queueRqPs) {
     NullbQueue nq = queues[hctx];
-    List<Request> onPollList = new ArrayList<>(0);
-    List<Request> completed = new ArrayList<>(0);
+    boolean poll = nq.type() == HctxType.POLL; // where each goes, so each list is made once
+    List<Request> onPollList = new ArrayList<>(poll ? rqs.size() : 0);
+    boolean timed = settings.irqmode() == NullBlkSettings.IrqMode.TIMER;
+    List<Request> completed = new ArrayList<>(poll || timed ? 0 : rqs.size());
     List<Timer> timers = new ArrayList<>(0);
     List<SpinLock.Acquired> locks = new ArrayList<>(rqs.size());
     List<Request> busy = new ArrayList<>(0);

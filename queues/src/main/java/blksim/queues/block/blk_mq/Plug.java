@@ -13,8 +13,13 @@ public final class Plug {
   /** {@code BLK_MAX_REQUEST_COUNT}. */
   public static final int BLK_MAX_REQUEST_COUNT = 32;
 
-  private final List<List<Request>> flushes = new ArrayList<>();
-  private List<Request> mqList = new ArrayList<>();
+  private final List<List<Request>> flushes = new ArrayList<>(1);
+  private List<Request> mqList;
+
+  /** A plug for a submission of about {@code nrBios} bios (its list is made to hold them). */
+  public Plug(int nrBios) {
+    this.mqList = new ArrayList<>(Math.min(Math.max(nrBios, 1), BLK_MAX_REQUEST_COUNT));
+  }
 
   /** {@code blk_add_rq_to_plug}. */
   public void add(Request rq) {

@@ -34,9 +34,10 @@ public record PlugBatch<Q, R extends BioOwner>(Q to, int plugNrIos, List<R> reqs
       Q to = queueOf.apply(bio, req);
       PlugBatch<Q, R> g = byQueue.get(to);
       if (g == null) { // no capturing lambda per bio
+        int room = bios.size() - i; // the bios left, at most, so that a list grows never
         g =
             new PlugBatch<>(
-                to, byQueue.isEmpty() ? nrIos : 1, new ArrayList<>(), new ArrayList<>());
+                to, byQueue.isEmpty() ? nrIos : 1, new ArrayList<>(room), new ArrayList<>(room));
         byQueue.put(to, g);
       }
       g.reqs().add(req);

@@ -231,7 +231,7 @@ public final class SubmitBio {
       List<Bio> bios,
       int plugNrIos,
       SbqWaitState.Caller<?> waits) {
-    return submit(task, what, atPs, bios, plugNrIos, new Plug(), waits);
+    return submit(task, what, atPs, bios, plugNrIos, new Plug(bios.size()), waits);
   }
 
   /**
@@ -249,7 +249,7 @@ public final class SubmitBio {
       return Continuation.ASLEEP;
     }
     bio.setCookie(hctx.index());
-    Plug plug = new Plug();
+    Plug plug = new Plug(bios.size());
     plug.add(a.rq());
     long t =
         atPs

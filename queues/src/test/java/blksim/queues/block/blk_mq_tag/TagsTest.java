@@ -71,7 +71,7 @@ class TagsTest {
   @Test
   void plugShouldFlushBeforeThe33rdRequest() {
     HwCtx hctx = new HwCtx(0, HctxType.POLL, 128, 1);
-    Plug plug = new Plug();
+    Plug plug = new Plug(Plug.BLK_MAX_REQUEST_COUNT);
     for (int i = 0; i < 70; i++) {
       plug.add(hctx.allocRequest(0, null, 0));
     }
