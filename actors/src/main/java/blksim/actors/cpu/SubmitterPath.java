@@ -272,9 +272,11 @@ final class SubmitterPath implements ThreadLoop {
    * do until its io-wq worker, which shares its CPU, runs ({@link IoUringEnter#waitsForItsWorker}).
    */
   boolean waitsForItsWorkerHere() {
-    return c.worker == c.self
-        && enter.waitsForItsWorker(
-            c.sub.entersAgainEmpty(loop.ret(), c.ring.cqEvents()), iowq, c.sub.inflight());
+    return enter.waitsForItsWorker(
+        c.worker == c.self,
+        c.sub.entersAgainEmpty(loop.ret(), c.ring.cqEvents()),
+        iowq,
+        c.sub.inflight());
   }
 
   /**

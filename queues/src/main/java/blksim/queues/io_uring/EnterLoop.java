@@ -236,10 +236,12 @@ public final class EnterLoop {
   }
 
   /**
-   * Whether the run queue may switch the task where it schedules (CONFIG_PREEMPT_VOLUNTARY): at its
-   * syscall's return to user space ({@code atReturn}), or, at a {@code might_sleep}, only after it
-   * ended, at its ring teardown's {@code cond_resched}; at {@code io_iopoll_check}'s {@code
-   * mutex_lock} a live task only stops polling ({@code need_resched}) and switches at its return.
+   * Whether the run queue may switch the task where it schedules: at its syscall's return to user
+   * space ({@code atReturn}), or, at a {@code might_sleep}, only after it ended (its ring
+   * teardown's {@code cond_resched}). The model's simplification: under CONFIG_PREEMPT_VOLUNTARY
+   * {@code io_iopoll_check}'s {@code mutex_lock} is a {@code might_sleep} that would switch on any
+   * TIF_NEED_RESCHED; the model runs ksoftirqd there, but for another task a live one only stops
+   * polling ({@code need_resched}) and switches at its return, one pass later than the kernel.
    */
   public boolean preemptibleAt(boolean atReturn) {
     return atReturn || exiting;

@@ -154,8 +154,10 @@ public final class IoUringEnter {
   }
 
   /**
-   * {@link #emptyEnters}, each call taking and dropping the ring's {@code uring_lock} ({@code
-   * iowq}'s side of it): no worker waits for it meanwhile, since none runs.
+   * {@link #emptyEnters} with the ring's {@code uring_lock} ({@code iowq}'s side of it): each call
+   * takes and drops it, which the model takes as one hold from the first call to the end of the
+   * last, since no worker can ask for it between (the one that has the requests shares the CPU and
+   * does not run meanwhile).
    */
   public EmptyEnters emptyEnters(long t, long untilPs, IoWqOwner<?> iowq) {
     EmptyEnters done = emptyEnters(t, untilPs);
@@ -168,13 +170,16 @@ public final class IoUringEnter {
 
   /**
    * Whether the task, back in user space, goes round t/io_uring's loop with nothing to do until its
-   * io-wq worker, on its CPU, runs ({@link #emptyEnters}): an IOPOLL ring whose task lives, which
-   * t/io_uring enters again ({@code entersAgain}: the call submitted nothing and there is no CQE to
-   * reap), with no task_work and nothing on its IOPOLL list, and every request in flight ({@code
-   * inflight}, t/io_uring's count; none of them ended) waiting at the worker.
+   * io-wq worker, on its CPU ({@code workerHere}), runs ({@link #emptyEnters}): an IOPOLL ring
+   * whose task lives, which t/io_uring enters again ({@code entersAgain}: the call submitted
+   * nothing and there is no CQE to reap), with no task_work and nothing on its IOPOLL list, and
+   * every request in flight ({@code inflight}, t/io_uring's count; none of them ended) waiting at
+   * the worker. A worker on another CPU runs meanwhile, and each turn is a step of its own.
    */
-  public boolean waitsForItsWorker(boolean entersAgain, IoWqOwner<?> iowq, int inflight) {
-    return setup.iopoll()
+  public boolean waitsForItsWorker(
+      boolean workerHere, boolean entersAgain, IoWqOwner<?> iowq, int inflight) {
+    return workerHere
+        && setup.iopoll()
         && !loop.exiting()
         && entersAgain
         && ring.taskWorkPending() == 0
@@ -318,8 +323,8 @@ public final class IoUringEnter {
   /**
    * The task_work that other CPUs' completions queued ({@link #completedElsewhere}) reaches the
    * task: a sleeping task is woken ({@code task_work_add} with {@code TWA_SIGNAL}); an ended one's
-   * ring teardown takes it, as nobody will run it. Nothing on an IOPOLL ring, whose completions
-   * queue none.
+   * goes to the teardown ({@link #taskWorkToTeardown}). Nothing on an IOPOLL ring, whose
+   * completions queue none.
    *
    * @return whether the task is to be woken
    */
@@ -334,8 +339,11 @@ public final class IoUringEnter {
   }
 
   /**
-   * After the task ended, the task_work its completions queued is the ring's teardown's ({@code
-   * io_ring_exit_work}): nobody will run it, so the requests are done and their CQEs dropped.
+   * After the task ended, the task_work its completions queued ends their requests at no cost to
+   * any CPU, their CQEs dropped. The model's simplification: in the kernel the exiting task runs
+   * its own task_work in {@code do_exit} ({@code io_uring_cancel_generic}, {@code
+   * io_run_task_work}), and what comes after goes to the ring's {@code fallback_work}, a kworker
+   * that posts the CQEs; t/io_uring has stopped reaping by then either way.
    *
    * @return whether the task has ended
    */

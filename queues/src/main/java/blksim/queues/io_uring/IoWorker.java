@@ -307,8 +307,9 @@ public final class IoWorker {
 
   /**
    * Whether it spins for its ring's {@code uring_lock} while the lock's owner, its thread, runs on
-   * another CPU: the mutex's optimistic spin, which only a {@code need_resched} of its own CPU ends
-   * ({@code mutex_spin_on_owner}). On its thread's CPU the owner does not run while it waits.
+   * another CPU: the mutex's optimistic spin ({@code mutex_spin_on_owner}), which ends when the
+   * owner drops the lock or stops running, or at a {@code need_resched} of its own CPU. On its
+   * thread's CPU the owner does not run while it waits.
    */
   public boolean spinsOnRunningOwner() {
     return !shared && waitsForLock();

@@ -399,8 +399,10 @@ public final class Submitter {
    * {@code reap_events_aio} of the events {@code io_getevents} returned, from {@code t}, charged
    * ({@link KernelFn#REAP_EVENTS_AIO} each); each counts against the pass's {@code to_wait}.
    *
-   * @return when it is done, or -1 after an event whose result is not the block size: the thread
-   *     returns
+   * @return when it is done, or -1 after an event whose result is not the block size: the model
+   *     ends the thread there, as the ring's loop does. t/io_uring's aio loop does not: it counts
+   *     the -1 into {@code reaps} and {@code to_wait} and calls {@code io_getevents} again for one
+   *     more event than are in flight, where it would wait for ever
    */
   public long reapEventsAio(
       List<IoEvent> events, long t, Charger charger, int cpu, LatencyRecorder latency) {

@@ -172,36 +172,71 @@ class IoUringEnterTest {
     assertEquals(List.of(), none.punted());
   }
 
+  /** An IOPOLL ring's two reads, both punted to its worker, the task back in user space. */
+  private record AtTheWorker(RingHarness h, IoWqOwner<IoKiocb> iowq, List<IoKiocb> reqs, long t) {
+    static AtTheWorker of() {
+      RingHarness h = RingHarness.iopoll(8, 8);
+      IoWqOwner<IoKiocb> iowq =
+          new IoWqOwner<>(h.charger, RingHarness.CPU, h.ring, h.charger.costs(), req -> req);
+      EnterCall.SubmitBios s = h.submitted(2, 0);
+      IoUringEnter.BioReturned r = h.enter.submitBioReturned(s.reqs(), List.of(), s.bios());
+      long t = iowq.punt(s.atPs(), r.punted());
+      EnterCall.Return ret =
+          assertInstanceOf(EnterCall.Return.class, h.enter.ioSubmitSqesReturned(t));
+      return new AtTheWorker(h, iowq, s.reqs(), h.enter.exitToUserMode(ret.atPs()));
+    }
+
+    boolean waits() {
+      return h.enter.waitsForItsWorker(true, true, iowq, 2);
+    }
+  }
+
   @Test
   void aTaskWhoseRequestsAllWaitAtItsWorkerShouldTurnInEmptyEntersUntilTheWorkerRuns() {
-    RingHarness h = RingHarness.iopoll(8, 8);
-    IoWqOwner<IoKiocb> iowq =
-        new IoWqOwner<>(h.charger, RingHarness.CPU, h.ring, h.charger.costs(), req -> req);
-    EnterCall.SubmitBios s = h.submitted(2, 0);
-    IoUringEnter.BioReturned r = h.enter.submitBioReturned(s.reqs(), List.of(), s.bios());
-    long t = iowq.punt(s.atPs(), r.punted());
-    EnterCall.Return ret =
-        assertInstanceOf(EnterCall.Return.class, h.enter.ioSubmitSqesReturned(t));
-    t = h.enter.exitToUserMode(ret.atPs());
-    assertTrue(h.enter.waitsForItsWorker(true, iowq, 2), "both at the worker, nothing to reap");
-    assertFalse(h.enter.waitsForItsWorker(false, iowq, 2), "t/io_uring would not enter again");
-    assertFalse(h.enter.waitsForItsWorker(true, iowq, 3), "one in flight is not the worker's");
+    AtTheWorker w = AtTheWorker.of();
+    assertTrue(w.waits(), "both at the worker on its CPU, nothing to reap");
+    assertFalse(
+        w.h().enter.waitsForItsWorker(false, true, w.iowq(), 2),
+        "a worker elsewhere runs meanwhile");
+    assertFalse(
+        w.h().enter.waitsForItsWorker(true, false, w.iowq(), 2),
+        "t/io_uring would not enter again");
+    assertFalse(
+        w.h().enter.waitsForItsWorker(true, true, w.iowq(), 3),
+        "one in flight is not the worker's");
 
-    long until = t + 10_000_000; // 10 us
-    IoUringEnter.EmptyEnters done = h.enter.emptyEnters(t, until, iowq);
+    long until = w.t() + 10_000_000; // 10 us
+    IoUringEnter.EmptyEnters done = w.h().enter.emptyEnters(w.t(), until, w.iowq());
     assertTrue(done.endPs() >= until, "until one ends at or after it");
     long perCall = 0;
     for (KernelFn fn : IoUringEnter.ENTER_PATH) {
-      perCall += h.charger.costs().callPs(fn);
+      perCall += w.h().charger.costs().callPs(fn);
     }
-    assertTrue(done.calls() >= (until - t) / perCall, "one io_uring_enter's own work each");
-    assertEquals(0, h.ring.submitted() - 2, "nothing submitted");
+    assertTrue(done.calls() >= (until - w.t()) / perCall, "one io_uring_enter's own work each");
+    assertEquals(2, w.h().ring.submitted(), "nothing more submitted");
+    assertTrue(w.waits(), "nothing changed: still waiting");
+  }
 
-    iowq.workerDone(s.reqs().get(0));
-    assertFalse(
-        h.enter.waitsForItsWorker(true, iowq, 2), "one ended: the worker issued it, to reap");
-    h.loop.exit();
-    assertFalse(h.enter.waitsForItsWorker(true, iowq, 1), "an ended task turns no more");
+  @Test
+  void aTaskWithAnythingToPollOrReapOrThatEndedShouldNotTurnEmpty() {
+    AtTheWorker issued = AtTheWorker.of();
+    issued.iowq().workerDone(issued.reqs().get(0));
+    assertFalse(issued.waits(), "the worker issued one: it is no longer the worker's");
+
+    AtTheWorker listed = AtTheWorker.of();
+    listed.h().ring.iopollReqIssued(listed.reqs().get(0));
+    assertFalse(listed.waits(), "something on the IOPOLL list to poll");
+
+    AtTheWorker ended = AtTheWorker.of();
+    ended.h().loop.exit();
+    assertFalse(ended.waits(), "an ended task turns no more");
+
+    RingHarness irq = new RingHarness(8, 8, new IoUringEnter.Setup(false, true, false), true, 0);
+    IoWqOwner<IoKiocb> none =
+        new IoWqOwner<>(irq.charger, RingHarness.CPU, irq.ring, irq.charger.costs(), req -> req);
+    assertFalse(irq.enter.waitsForItsWorker(true, true, none, 0), "a ring without IOPOLL sleeps");
+    assertTrue(
+        AtTheWorker.of().waits(), "each of these differs from the waiting ring in that alone");
   }
 
   @Test

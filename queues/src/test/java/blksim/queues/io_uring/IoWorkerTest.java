@@ -167,6 +167,12 @@ class IoWorkerTest {
         () ->
             new IoWorker(
                 "w", CPU, charger, true, 1000, false, new WorkerSpin(charger, CPU, true, t -> t)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new IoWorker("w", CPU, charger, false, 1000, true, spin(t -> t)),
+        "without IOPOLL a worker on its thread's CPU sleeps for a tag: no spin");
+    IoWorker blocking = IoWorker.of("w", CPU, charger, false, 1000, true, true, t -> t);
+    assertTrue(blocking.enqueue(List.of(reads.read(0))), "such a worker is made, without a spin");
   }
 
   @Test
@@ -181,6 +187,10 @@ class IoWorkerTest {
     IoWorker.SpinStarted free = alone.startSpin(100);
     assertEquals(Long.MAX_VALUE, free.tagUntilPs(), "only a freed tag ends it");
     assertEquals(-1, free.sliceEndsPs(), "no tick asks a task alone");
+  }
+
+  private WorkerSpin spin(java.util.function.LongUnaryOperator reschedTick) {
+    return new WorkerSpin(charger, CPU, true, reschedTick);
   }
 
   /** Switched in for one read whose bio finds no tag: what comes after the bio is put back. */

@@ -26,10 +26,13 @@ public final class Poll {
   }
 
   /**
-   * {@code bio_poll}'s first test (block/blk-core.c 5.16): a bio that is not polled, its queue
-   * without QUEUE_FLAG_POLL ({@code submit_bio_noacct} cleared REQ_POLLED, and its cookie is
-   * BLK_QC_T_NONE), ends by its interrupt, and {@code bio_poll} of it returns 0 at once without
-   * polling. A bio-based disk's {@code ->poll_bio} ({@code dm_poll_bio}) looks at the bio itself.
+   * {@code bio_poll}'s first test (block/blk-core.c 5.16): a bio whose cookie is BLK_QC_T_NONE
+   * returns 0 at once, without polling. On blk-mq a bio that is not polled has none: its queue had
+   * no QUEUE_FLAG_POLL, {@code submit_bio_noacct} cleared REQ_POLLED, and it ends by its interrupt.
+   * A DM bio keeps the cookie {@code dm_queue_poll_io} gave it at its first, polled submission
+   * ({@code bio_clear_polled} does not reset it), so {@code dm_poll_bio} (5.18) is reached even
+   * after a requeue cleared its polling; blksim runs DM with {@code -p1} only where every read is
+   * polled first (docs/limits.md).
    *
    * @return whether the poll reaches the blk-mq queue or the bio-based disk
    */

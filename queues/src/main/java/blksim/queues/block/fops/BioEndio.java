@@ -123,10 +123,14 @@ public final class BioEndio {
   public record IrqEnd(ForeignCompletions.Told told, long atPs, List<Bio> put) {}
 
   /**
-   * The bios a hard interrupt (or ksoftirqd) ended, from {@code t}, to the end: each one's {@code
-   * bi_end_io} ({@link #inIrq}); then each other CPU's ring hears of its requests, {@code remote}
-   * per request ({@link ForeignCompletions#tell}); then this CPU's tasks are woken ({@link
-   * #wakeTasks}); then {@code bio_put} of those of a bio_set ({@link #toPut}).
+   * The bios a hard interrupt (or ksoftirqd) ended, from {@code t}, to the end, in the model's
+   * order: each one's {@code bi_end_io} ({@link #inIrq}); then each other CPU's ring hears of its
+   * requests, {@code remote} per request for the lines that come over ({@link
+   * ForeignCompletions#tell}); then this CPU's tasks are woken ({@link #wakeTasks}); then {@code
+   * bio_put} of those of a bio_set ({@link #toPut}). In the kernel {@code blkdev_bio_end_io_async}
+   * does it bio by bio (its request's {@code ki_complete}, which wakes the task at its first, then
+   * its {@code bio_put}); the model charges the same work grouped, and the other CPUs hear before
+   * this one's tasks are woken.
    */
   public IrqEnd irqEnded(long t, List<Bio> ended, CostStep remote) {
     t = inIrq(t, ended);
