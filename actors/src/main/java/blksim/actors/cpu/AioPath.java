@@ -195,13 +195,10 @@ final class AioPath implements ThreadLoop {
       }
       t = after;
     }
-    if (c.sub.aioToWait() > 0) {
-      c.sub.aioCall(false);
-      call(getEvents.ioGetevents(c.sub.aioToWait(), t), out); // min_nr = nr = to_wait
-    } else if (c.sub.finishing()) {
-      thread.exitThread(t, out);
-    } else {
-      pass(t, out);
+    switch (c.sub.aioReturned()) {
+      case ENTER -> call(getEvents.ioGetevents(c.sub.aioToWait(), t), out); // min_nr = nr = to_wait
+      case EXIT -> thread.exitThread(t, out);
+      case PASS -> pass(t, out);
     }
   }
 

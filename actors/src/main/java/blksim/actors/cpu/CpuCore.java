@@ -5,6 +5,7 @@ import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
+import blksim.queues.block.fops.BioEndio;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
@@ -173,20 +174,19 @@ final class CpuCore implements RingTask {
   }
 
   /**
-   * bi_end_io of the bios that ended in queue_rq while this thread submitted: this ring's complete
-   * ({@link #endIo}; {@code done} hears of each), another ring's, which a kblockd restart here
-   * dispatched, go to its CPU: their task_work is for its task.
-   *
-   * @return the time after them
+   * bi_end_io of the bios that ended in queue_rq while this thread submitted ({@link
+   * BioEndio#inSubmit}): this ring's complete ({@link #endIo}; {@code done} hears of each), another
+   * ring's, which a kblockd restart here dispatched, go to its CPU: their task_work is for its
+   * task.
    */
-  long endSubmitted(
-      List<blksim.queues.block.bio.Bio> ended,
-      long t,
-      java.util.function.Consumer<IoKiocb> done,
-      Outbox out) {
+  @Override
+  public ForeignCompletions.Told endSubmitted(
+      List<blksim.queues.block.bio.Bio> ended, long t, java.util.function.Consumer<IoKiocb> done) {
     ForeignCompletions elsewhere = new ForeignCompletions();
     t = cpu.bioEndio(CpuTime.SUBMIT, elsewhere).inSubmit(t, slot, ended, done);
-    return cpu.tell(elsewhere, t, CpuTime.SUBMIT, out);
+    return elsewhere.isEmpty()
+        ? new ForeignCompletions.Told(t, List.of())
+        : elsewhere.tell(charger, index, CpuTime.SUBMIT, cpu.remoteCompletion, t);
   }
 
   /** The latency histogram at the main thread's last read, for the next interval's share. */

@@ -16,7 +16,6 @@ import blksim.queues.io_uring.EnterArgs;
 import blksim.queues.io_uring.EnterCall;
 import blksim.queues.io_uring.EnterLoop;
 import blksim.queues.io_uring.EnterLoop.Phase;
-import blksim.queues.io_uring.ForeignCompletions;
 import blksim.queues.io_uring.IoKiocb;
 import blksim.queues.io_uring.IoUringEnter;
 import blksim.queues.io_uring.IoWqOwner;
@@ -49,9 +48,6 @@ final class SubmitterPath implements ThreadLoop {
   private final LatencyRecorder latency;
   private final Consumer<IoKiocb> workerDone;
 
-  /** Other CPUs' requests a poll of this thread's completed, until they are sent on. */
-  private final ForeignCompletions elsewhere = new ForeignCompletions();
-
   private long exitedAtPs;
   private long freeAtPs;
   private final IoWqOwner<Cpu.WantsUringLock> iowq;
@@ -83,7 +79,7 @@ final class SubmitterPath implements ThreadLoop {
       loop.answered(Phase.SUBMIT_BIOS);
       onBiosQueued(q, out);
     } else if (m instanceof BlockDevice.Polled p) {
-      call(iopoll.bioPolled(p.ended(), p.atPs(), elsewhere), out);
+      call(iopoll.bioPolled(p.ended(), p.atPs()), out);
     } else if (m instanceof BioSetActor.Put p && loop.phase() == Phase.PUT_SUBMITTED) {
       loop.answered(Phase.PUT_SUBMITTED);
       nextGroup(p.atPs(), out);
@@ -133,9 +129,10 @@ final class SubmitterPath implements ThreadLoop {
     } else if (call instanceof EnterCall.PollBio p) {
       pollBio(p, out);
     } else if (call instanceof EnterCall.PutBios p) {
-      long t = c.cpu.tell(elsewhere, p.atPs(), CpuTime.POLL, out);
+      c.cpu.send(p.elsewhere(), out);
       out.send(
-          c.bioset, new BioSetActor.PutBios(t, c.index, CpuTime.POLL, p.bios(), c.biosetReplies));
+          c.bioset,
+          new BioSetActor.PutBios(p.atPs(), c.index, CpuTime.POLL, p.bios(), c.biosetReplies));
     } else if (call instanceof EnterCall.UringLock l) {
       List<Cpu.WantsUringLock> granted = new ArrayList<>();
       long t = iowq.relock(l.atPs(), granted);
@@ -193,11 +190,13 @@ final class SubmitterPath implements ThreadLoop {
    */
   private void onBiosQueued(BlockDevice.Submitted m, Outbox out) {
     PlugBatch<SimRef<BlockDevice.Command>, IoKiocb> g = groups.pollFirst();
-    IoUringEnter.BioReturned r = enter.submitBioReturned(g.reqs(), m.ended(), m.wouldBlock());
-    long t = r.punted().isEmpty() ? m.atPs() : punt(m.atPs(), r.punted(), out);
-    // Completed inline: io_complete_rw queues each completion as task_work (an IOPOLL ring's bio
-    // ends here only when not polled: a DM requeue, a queue without poll support), then bio_put.
-    t = c.endSubmitted(m.ended(), t, workerDone, out);
+    IoUringEnter.GroupReturned r =
+        enter.submitBioReturned(g.reqs(), m.ended(), m.wouldBlock(), m.atPs(), iowq);
+    if (!r.punted().isEmpty()) {
+      punted(r.puntedAtPs(), r.punted(), out);
+    }
+    c.cpu.send(r.elsewhere(), out);
+    long t = r.atPs();
     List<Bio> put = r.put();
     if (put.isEmpty()) {
       nextGroup(t, out);
@@ -210,15 +209,15 @@ final class SubmitterPath implements ThreadLoop {
         out);
   }
 
-  /** io_queue_async_work of {@code reqs} at {@code t} ({@link IoWqOwner#punt}): to the worker. */
-  private long punt(long t, List<IoKiocb> reqs, Outbox out) {
+  /**
+   * io_queue_async_work of {@code reqs}, done at {@code t} ({@link IoWqOwner#punt}): to the worker.
+   */
+  private void punted(long t, List<IoKiocb> reqs, Outbox out) {
     if (c.worker == null) {
       throw new InvariantBroken(
           c.self.name() + ": a bio found no tag and there is no io-wq worker");
     }
-    t = iowq.punt(t, reqs);
     out.send(c.worker, new Cpu.IoWqEnqueue(t, List.copyOf(reqs), c.self, c.owner));
-    return t;
   }
 
   /** Each worker that got the ring's uring_lock at {@code t} is told. */
@@ -259,7 +258,7 @@ final class SubmitterPath implements ThreadLoop {
     if (t >= 0) {
       out.send(m.worker(), new Cpu.UringUnlocked(t, m.slot()));
     }
-    return t >= 0 && loop.exiting() && !inFlight() ? Math.max(t, freeAtPs) : -1;
+    return enter.teardownPollsAt(t, freeAtPs);
   }
 
   /** The ring's teardown polls what the worker added after the thread ended. */

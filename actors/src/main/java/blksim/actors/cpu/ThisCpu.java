@@ -175,26 +175,17 @@ final class ThisCpu implements BioEndio.Threads {
     throw new IllegalStateException(self.name() + " runs no thread in slot " + slot);
   }
 
-  /**
-   * Tells each other ring's CPU of its requests that ended here ({@link ForeignCompletions#tell}:
-   * io_complete_rw_iopoll or io_complete_rw wrote into their io_kiocbs, whose lines come over),
-   * charged to {@code what}.
-   *
-   * @return when this CPU is done with it
-   */
-  long tell(ForeignCompletions elsewhere, long t, CpuTime what, Outbox out) {
-    if (elsewhere.isEmpty()) {
-      return t;
-    }
-    return send(elsewhere.tell(charger, index, what, remoteCompletion, t), out);
-  }
-
   /** Sends each ring its requests ({@link ForeignCompletions.Told}), when this CPU is done. */
   long send(ForeignCompletions.Told told, Outbox out) {
-    for (ForeignCompletions.ToRing r : told.rings()) {
+    send(told.rings(), out);
+    return told.atPs();
+  }
+
+  /** Sends each ring its requests, each at its time. */
+  void send(List<ForeignCompletions.ToRing> rings, Outbox out) {
+    for (ForeignCompletions.ToRing r : rings) {
       out.send(peers.get(r.ring()), new Cpu.CompletedElsewhere(r.atPs(), r.completions()));
     }
-    return told.atPs();
   }
 
   /**

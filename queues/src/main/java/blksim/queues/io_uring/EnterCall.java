@@ -60,10 +60,11 @@ public sealed interface EnterCall {
 
   /**
    * {@code bio_put} of the bios a poll ended, their requests completed; after it, {@link
-   * Iopoll#biosPut}. Completions of other CPUs' rings that the poll gathered go to those CPUs
-   * first.
+   * Iopoll#biosPut}. Completions of other CPUs' rings that the poll gathered go to those CPUs first
+   * ({@code elsewhere}, each at its time; {@code atPs} is after the last).
    */
-  record PutBios(long atPs, List<Bio> bios) implements EnterCall {
+  record PutBios(long atPs, List<Bio> bios, List<ForeignCompletions.ToRing> elsewhere)
+      implements EnterCall {
     @Override
     public Phase resumesIn() {
       return Phase.PUT_POLLED;

@@ -188,6 +188,21 @@ public final class IoUringEnter {
         && iowq.atWorker() == inflight;
   }
 
+  /**
+   * A worker got the ring's {@code uring_lock} at {@code granted} (-1 while it waits) and put its
+   * request on the IOPOLL list. While the task lives its own {@code io_iopoll_check} finds it;
+   * after the task ended only the ring's teardown ({@code io_iopoll_try_reap_events}) polls it,
+   * once the CPU is free of what the task left ({@code freeAtPs}) and unless a call of the teardown
+   * is out already (its loop goes on to it).
+   *
+   * @return when the teardown polls it, or -1
+   */
+  public long teardownPollsAt(long granted, long freeAtPs) {
+    return granted >= 0 && loop.exiting() && !loop.phase().callOut()
+        ? Math.max(granted, freeAtPs)
+        : -1;
+  }
+
   /** An IOPOLL ring with nothing on its IOPOLL list and no CQE. */
   private boolean turnsEmpty() {
     return setup.iopoll() && ring.iopollListEmpty() && ring.cqEvents() == 0;
@@ -272,6 +287,36 @@ public final class IoUringEnter {
    * ended, in {@code queue_rq} or with {@code -EAGAIN} ({@code bio_wouldblock_error} ends it).
    */
   public record BioReturned(List<IoKiocb> punted, List<Bio> put) {}
+
+  /**
+   * What {@code submit_bio} of a group returning came to: the requests punted to io-wq and when the
+   * punt was done, the other CPUs' rings told of what ended here, when the task is done, and the
+   * bios to put.
+   */
+  public record GroupReturned(
+      List<IoKiocb> punted,
+      long puntedAtPs,
+      List<ForeignCompletions.ToRing> elsewhere,
+      long atPs,
+      List<Bio> put) {}
+
+  /**
+   * {@code submit_bio} of the group {@code reqs} returned at {@code t}, {@code ended} in {@code
+   * queue_rq} and {@code wouldBlock} without a tag, in the model's order: the issued are listed;
+   * the requests whose bio found no tag go to io-wq ({@code iowq}'s {@link IoWqOwner#punt}); the
+   * {@code bi_end_io} of what ended ({@link RingTask#endSubmitted}, io-wq hearing of its own); then
+   * the caller puts {@link GroupReturned#put}, or goes on when there is none.
+   */
+  public GroupReturned submitBioReturned(
+      List<IoKiocb> reqs, List<Bio> ended, List<Bio> wouldBlock, long t, IoWqOwner<?> iowq) {
+    BioReturned r = submitBioReturned(reqs, ended, wouldBlock);
+    if (!r.punted().isEmpty()) {
+      t = iowq.punt(t, r.punted());
+    }
+    long puntedAt = t;
+    ForeignCompletions.Told told = task.endSubmitted(ended, t, iowq::workerDone);
+    return new GroupReturned(r.punted(), puntedAt, told.rings(), told.atPs(), r.put());
+  }
 
   /**
    * {@code submit_bio} of the group {@code reqs} returned, {@code ended} in {@code queue_rq} and

@@ -43,6 +43,12 @@ public final class Iopoll {
   /** The ring's io_kiocb line coming back after another CPU's poll completed it. */
   private final CostStep kiocbBack;
 
+  /** Completing another CPU's ring's request here: its lines come over. */
+  private final CostStep remote;
+
+  /** Other CPUs' rings' requests a poll completed, until their CPUs are told. */
+  private final ForeignCompletions elsewhere = new ForeignCompletions();
+
   /**
    * @param charger the charger of the task's CPU, {@code cpu}
    */
@@ -53,6 +59,7 @@ public final class Iopoll {
     this.loop = loop;
     this.task = task;
     this.kiocbBack = new CostStep(Contention.LINE_OWN_KIOCB, charger.costs().lineTransferPs());
+    this.remote = charger.costs().remoteCompletion();
   }
 
   /**
@@ -92,10 +99,11 @@ public final class Iopoll {
   /**
    * The poll returned at {@code t} with the bios it ended: {@code bio_endio} of each ({@code
    * blkdev_bio_end_io_async}), whose {@code io_complete_rw_iopoll} completes its request, in this
-   * ring, in another of this CPU's, or in another CPU's ({@code elsewhere}); then {@code bio_put}.
+   * ring, in another of this CPU's, or in another CPU's; each other CPU's ring then hears of its
+   * own (their lines charged, {@link ForeignCompletions#tell}), before the {@code bio_put} of all.
    * A poll that found nothing goes on to the flush.
    */
-  public EnterCall bioPolled(List<Bio> ended, long t, ForeignCompletions elsewhere) {
+  public EnterCall bioPolled(List<Bio> ended, long t) {
     loop.answered(Phase.POLL);
     if (ended.isEmpty()) {
       loop.foundNothing();
@@ -107,7 +115,11 @@ public final class Iopoll {
         charger.charge(cpu, CpuTime.POLL, POLL_PATH, 1)
             + charger.charge(cpu, CpuTime.POLL, IoRw.END_IO_PATH, ended.size());
     loop.to(Phase.PUT_POLLED);
-    return new EnterCall.PutBios(t, ended);
+    if (elsewhere.isEmpty()) {
+      return new EnterCall.PutBios(t, ended, List.of());
+    }
+    ForeignCompletions.Told told = elsewhere.tell(charger, cpu, CpuTime.POLL, remote, t);
+    return new EnterCall.PutBios(told.atPs(), ended, told.rings());
   }
 
   /**

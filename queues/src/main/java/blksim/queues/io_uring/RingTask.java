@@ -24,4 +24,16 @@ public interface RingTask {
    * polled there (docs/kernel.md section 8, "No poll queue").
    */
   boolean queuePolls(IoKiocb req);
+
+  /**
+   * {@code bi_end_io} of the bios that ended in {@code queue_rq} while the task submitted, from
+   * {@code t}, on its CPU: its own ring's requests complete ({@code done} hears of each), a sibling
+   * task's wakes it, another CPU's ring's are gathered and their lines charged.
+   *
+   * @return the other CPUs' rings' messages, and when the task is done
+   */
+  ForeignCompletions.Told endSubmitted(
+      java.util.List<blksim.queues.block.bio.Bio> ended,
+      long t,
+      java.util.function.Consumer<IoKiocb> done);
 }

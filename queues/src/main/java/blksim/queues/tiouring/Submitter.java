@@ -415,6 +415,19 @@ public final class Submitter {
   }
 
   /**
+   * {@code submitter_aio_fn} back in user space after {@code io_submit} or {@code io_getevents}
+   * (its events reaped): {@code io_getevents} again while {@code to_wait} is left ({@link
+   * Next#ENTER}, {@code s->calls++}), else the next pass, or the end once it is told to finish.
+   */
+  public Next aioReturned() {
+    if (aioToWait > 0) {
+      aioCall(false);
+      return Next.ENTER;
+    }
+    return finish ? Next.EXIT : Next.PASS;
+  }
+
+  /**
    * The events {@code submitter_aio_fn} still waits for in this pass: {@code io_getevents} is
    * called with {@code min_nr = nr = to_wait} while there are some.
    */

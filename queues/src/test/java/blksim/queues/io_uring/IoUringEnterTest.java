@@ -192,6 +192,34 @@ class IoUringEnterTest {
   }
 
   @Test
+  void aGroupsReturnShouldPuntThenEndWhatEndedInQueueRqThenPut() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    h.endSubmittedPs = 1_000;
+    IoWqOwner<IoKiocb> iowq =
+        new IoWqOwner<>(h.charger, RingHarness.CPU, h.ring, h.charger.costs(), req -> req);
+    EnterCall.SubmitBios s = h.submitted(3, 0);
+    Bio noTag = s.bios().get(0);
+    Bio ended = s.bios().get(1);
+    IoUringEnter.GroupReturned r =
+        h.enter.submitBioReturned(s.reqs(), List.of(ended), List.of(noTag), 5_000, iowq);
+    assertEquals(List.of(s.reqs().get(0)), r.punted());
+    assertTrue(r.puntedAtPs() > 5_000, "io_queue_async_work charged first");
+    assertEquals(r.puntedAtPs(), h.endSubmittedAt, "then bi_end_io of what ended, from there");
+    assertEquals(1, h.endSubmittedBios);
+    assertEquals(r.puntedAtPs() + 1_000, r.atPs(), "the task goes on after it");
+    assertEquals(List.of(ended, noTag), r.put(), "then bio_put of both");
+    assertEquals(1, iowq.atWorker());
+
+    RingHarness quiet = RingHarness.iopoll(8, 8);
+    EnterCall.SubmitBios q = quiet.submitted(1, 0);
+    IoUringEnter.GroupReturned none =
+        quiet.enter.submitBioReturned(q.reqs(), List.of(), List.of(), 700, iowq);
+    assertEquals(700, none.puntedAtPs(), "nothing punted: nothing charged");
+    assertEquals(700, none.atPs());
+    assertEquals(List.of(), none.put());
+  }
+
+  @Test
   void aTaskWhoseRequestsAllWaitAtItsWorkerShouldTurnInEmptyEntersUntilTheWorkerRuns() {
     AtTheWorker w = AtTheWorker.of();
     assertTrue(w.waits(), "both at the worker on its CPU, nothing to reap");
@@ -335,6 +363,28 @@ class IoUringEnterTest {
     p.enter.exitToUserMode(back.atPs());
     assertInstanceOf(
         EnterCall.PollBio.class, p.enter.exit(back.atPs()), "io_iopoll_try_reap_events polls it");
+  }
+
+  @Test
+  void afterTheTaskEndedOnlyTheIdleTeardownPollsWhatAWorkerListed() {
+    RingHarness h = RingHarness.iopoll(8, 8);
+    assertEquals(-1, h.enter.teardownPollsAt(500, 300), "the task lives: its own poll finds it");
+    assertInstanceOf(EnterCall.TeardownIdle.class, h.enter.exit(100));
+    assertEquals(500, h.enter.teardownPollsAt(500, 300), "granted after the CPU was free");
+    assertEquals(700, h.enter.teardownPollsAt(500, 700), "once the CPU is free of the task");
+    assertEquals(-1, h.enter.teardownPollsAt(-1, 300), "the worker waits for the lock");
+
+    RingHarness polling = RingHarness.iopoll(8, 8);
+    EnterCall.SubmitBios s = polling.submitted(1, 0);
+    polling.enter.submitBioReturned(s.reqs(), List.of());
+    EnterCall.Return ret =
+        assertInstanceOf(EnterCall.Return.class, polling.enter.ioSubmitSqesReturned(s.atPs()));
+    polling.enter.exitToUserMode(ret.atPs());
+    assertInstanceOf(EnterCall.PollBio.class, polling.enter.exit(ret.atPs()));
+    assertEquals(
+        -1,
+        polling.enter.teardownPollsAt(500, 300),
+        "the teardown polls already: it goes on to it");
   }
 
   @Test

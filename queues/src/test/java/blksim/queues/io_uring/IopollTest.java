@@ -4,16 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import blksim.queues.block.bio.Bio;
-import blksim.queues.cost.Charger;
-import blksim.queues.cost.Contention;
-import blksim.queues.cost.CostStep;
-import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
-import blksim.queues.cost.ReferenceCosts;
 import blksim.queues.io_uring.EnterLoop.Phase;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,20 +17,6 @@ import org.junit.jupiter.api.Test;
  * io_do_iopoll}, {@code io_iopoll_complete}; docs/kernel.md section 6).
  */
 class IopollTest {
-  /** Other CPUs' requests a poll completed, which their CPUs hear of. */
-  private final ForeignCompletions foreign = new ForeignCompletions();
-
-  /** The requests {@link #foreign} gathered, as their CPUs hear of them. */
-  private List<IoKiocb> elsewhere() {
-    Charger free = new Charger(ReferenceCosts.of(), "cpu0");
-    CostStep nothing = new CostStep(Contention.LINES_REMOTE_COMPLETION, 0);
-    List<IoKiocb> reqs = new ArrayList<>();
-    for (ForeignCompletions.ToRing r : foreign.tell(free, 0, CpuTime.POLL, nothing, 0).rings()) {
-      r.completions().forEach(done -> reqs.add(done.req()));
-    }
-    return reqs;
-  }
-
   /** A batch submitted and issued, and io_do_iopoll's first poll of it. */
   private record Issued(EnterCall.SubmitBios batch, EnterCall.PollBio poll) {
     Bio bio(int i) {
@@ -64,7 +45,7 @@ class IopollTest {
     EnterCall.PollBio p = assertInstanceOf(EnterCall.PollBio.class, poll);
     assertSame(h.ring.iopollHead(), p.req(), "io_do_iopoll polls the head of the list");
     assertSame(p.req().kiocbPrivate(), p.bio(), "by its kiocb->private");
-    EnterCall next = h.enter.iopoll().bioPolled(ended, p.atPs(), foreign);
+    EnterCall next = h.enter.iopoll().bioPolled(ended, p.atPs());
     if (ended.isEmpty()) {
       return next;
     }
@@ -200,11 +181,28 @@ class IopollTest {
     Issued mine = issued(h, 1, 1);
     Issued theirs = issued(sibling, 1, 1);
     Issued far = issued(remote, 1, 1);
-    h.enter.iopoll().bioPolled(List.of(mine.bio(0), theirs.bio(0), far.bio(0)), 0, foreign);
+    EnterCall.PutBios put =
+        assertInstanceOf(
+            EnterCall.PutBios.class,
+            h.enter.iopoll().bioPolled(List.of(mine.bio(0), theirs.bio(0), far.bio(0)), 0));
     assertEquals(IoKiocb.State.COMPLETED, mine.req(0).state());
     assertEquals(IoKiocb.State.COMPLETED, theirs.req(0).state(), "a task of this CPU");
     assertEquals(IoKiocb.State.IN_FLIGHT, far.req(0).state(), "its own CPU completes it");
-    assertEquals(List.of(far.req(0)), elsewhere());
+    assertEquals(1, put.elsewhere().size(), "one other CPU's ring");
+    ForeignCompletions.ToRing told = put.elsewhere().get(0);
+    assertEquals(2, told.ring());
+    assertEquals(List.of(far.req(0)), told.completions().stream().map(d -> d.req()).toList());
+    long lines = h.charger.costs().remoteCompletion().ps();
+    assertEquals(told.atPs(), put.atPs(), "bio_put after its CPU is told");
+    assertTrue(lines > 0 && told.atPs() >= lines, "its lines come over first");
+    assertEquals(
+        1,
+        h.charger
+            .ledger()
+            .steps(RingHarness.CPU, id -> id.toString())
+            .get("LINES_REMOTE_COMPLETION")
+            .calls(),
+        "charged once, for its one request");
   }
 
   @Test

@@ -34,6 +34,12 @@ final class RingHarness implements RingTask {
 
   boolean resched;
   boolean queuePolls = true;
+
+  /** When {@link #endSubmitted} was last asked, and of how many bios; what each costs there. */
+  long endSubmittedAt = -1;
+
+  int endSubmittedBios = -1;
+  long endSubmittedPs = 0;
   int needReschedAsked;
   final Map<Integer, IoRingCtx> siblings = new HashMap<>();
 
@@ -79,6 +85,17 @@ final class RingHarness implements RingTask {
   @Override
   public boolean queuePolls(IoKiocb req) {
     return queuePolls;
+  }
+
+  @Override
+  public ForeignCompletions.Told endSubmitted(
+      List<Bio> ended, long t, java.util.function.Consumer<IoKiocb> done) {
+    endSubmittedAt = t;
+    endSubmittedBios = ended.size();
+    for (Bio bio : ended) {
+      done.accept((IoKiocb) bio.owner());
+    }
+    return new ForeignCompletions.Told(t + endSubmittedPs * ended.size(), List.of());
   }
 
   /** User space writes and publishes {@code n} reads of {@code BS}, a fixed file's. */

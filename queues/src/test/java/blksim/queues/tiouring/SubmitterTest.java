@@ -365,4 +365,23 @@ class SubmitterTest {
     assertEquals(1, sub.calls());
     assertEquals(1, sub.inflight());
   }
+
+  @Test
+  void submitterAioFnShouldGetEventsUntilToWaitThenPassOrEnd() {
+    Charger charger = new Charger(ReferenceCosts.of(), "cpu0");
+    Submitter sub = aio(4, 4, 2);
+    Submitter.AioPass pass = sub.prepMoreIosAio(0, charger, 0);
+    sub.aioCall(true);
+    assertEquals(Submitter.Next.ENTER, sub.aioReturned(), "the depth full: io_getevents(2, 2)");
+    assertEquals(2, sub.calls(), "s->calls++ for io_submit and for io_getevents");
+    List<IoEvent> both =
+        List.of(
+            new IoEvent(0, BS, pass.iocbs().get(0).issuedAtPs()),
+            new IoEvent(0, BS, pass.iocbs().get(1).issuedAtPs()));
+    sub.reapEventsAio(both, 10_000, charger, 0, ps -> {});
+    assertEquals(Submitter.Next.PASS, sub.aioReturned(), "to_wait reaped: the next pass");
+    assertEquals(2, sub.calls());
+    sub.finish();
+    assertEquals(Submitter.Next.EXIT, sub.aioReturned(), "told to finish: the loop ends");
+  }
 }
