@@ -313,9 +313,11 @@ public final class IoUringEnter {
     if (!r.punted().isEmpty()) {
       t = iowq.punt(t, r.punted());
     }
-    long puntedAt = t;
+    if (ended.isEmpty()) { // the common case: nothing ended in queue_rq
+      return new GroupReturned(r.punted(), t, List.of(), t, r.put());
+    }
     ForeignCompletions.Told told = task.endSubmitted(ended, t, iowq::workerDone);
-    return new GroupReturned(r.punted(), puntedAt, told.rings(), told.atPs(), r.put());
+    return new GroupReturned(r.punted(), t, told.rings(), told.atPs(), r.put());
   }
 
   /**
