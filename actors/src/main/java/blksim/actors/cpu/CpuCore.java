@@ -5,6 +5,7 @@ import blksim.actors.block.bio.BioSetActor;
 import blksim.actors.drivers.null_blk.NullBlkActor;
 import blksim.actors.engine.Outbox;
 import blksim.actors.engine.SimRef;
+import blksim.queues.block.bio.Bio;
 import blksim.queues.block.fops.BioEndio;
 import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
@@ -21,6 +22,7 @@ import blksim.queues.tiouring.Submitter;
 import blksim.queues.tiouring.SubmitterFn;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -154,8 +156,7 @@ final class CpuCore implements RingTask {
    * Where {@code submit_bio} on {@code cpu} sends {@code bio} of {@code req}, set up: the queue of
    * its file's disk its polling maps it to ({@code blk_mq_map_queue}), or the bio-based disk.
    */
-  static SimRef<BlockDevice.Command> submitTo(
-      blksim.queues.block.bio.Bio bio, IoKiocb req, CpuConfig cfg, int cpu) {
+  static SimRef<BlockDevice.Command> submitTo(Bio bio, IoKiocb req, CpuConfig cfg, int cpu) {
     return diskOf(req, cfg).submitTo(cpu, bio.polled());
   }
 
@@ -180,8 +181,7 @@ final class CpuCore implements RingTask {
    * task.
    */
   @Override
-  public ForeignCompletions.Told endSubmitted(
-      List<blksim.queues.block.bio.Bio> ended, long t, java.util.function.Consumer<IoKiocb> done) {
+  public ForeignCompletions.Told endSubmitted(List<Bio> ended, long t, Consumer<IoKiocb> done) {
     ForeignCompletions elsewhere = new ForeignCompletions();
     t = cpu.bioEndio(CpuTime.SUBMIT, elsewhere).inSubmit(t, slot, ended, done);
     return elsewhere.isEmpty()
@@ -190,13 +190,13 @@ final class CpuCore implements RingTask {
   }
 
   /** The latency histogram at the main thread's last read, for the next interval's share. */
-  private org.HdrHistogram.Histogram latencyAtLastRead;
+  private Histogram latencyAtLastRead;
 
   /** The submitter's counters for t/io_uring's main thread, and the latencies since its last. */
   Cpu.Counters counters(Cpu.ReadCounters m) {
-    org.HdrHistogram.Histogram interval = null;
+    Histogram interval = null;
     if (m.latency()) {
-      org.HdrHistogram.Histogram now = latencyNs.copy();
+      Histogram now = latencyNs.copy();
       interval = now.copy();
       if (latencyAtLastRead != null) {
         interval.subtract(latencyAtLastRead);
@@ -218,7 +218,7 @@ final class CpuCore implements RingTask {
   }
 
   /** The result a request completes with ({@link IoRw#res}). */
-  static int res(blksim.queues.block.bio.Bio bio) {
+  static int res(Bio bio) {
     return IoRw.res(bio);
   }
 }

@@ -7,6 +7,7 @@ import blksim.queues.cost.Charger;
 import blksim.queues.cost.CpuTime;
 import blksim.queues.cost.KernelFn;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 
 /**
  * One thread's io-wq worker ({@code struct io_worker}, fs/io-wq.c 5.16) as plain Java: its list of
@@ -106,9 +107,9 @@ public final class IoWorker {
    *     IOPOLL list's tail are
    * @param shared whether it runs on its thread's CPU
    * @param spin its {@code -EAGAIN} loop in closed form, when it shares its thread's CPU on an
-   *     IOPOLL ring; else null
+   *     IOPOLL ring; else null ({@link #of} makes it so; a test may give its own)
    */
-  public IoWorker(
+  IoWorker(
       String name,
       int cpu,
       Charger charger,
@@ -144,7 +145,7 @@ public final class IoWorker {
       long lineTransferPs,
       boolean shared,
       boolean allocCache,
-      java.util.function.LongUnaryOperator reschedTick) {
+      LongUnaryOperator reschedTick) {
     WorkerSpin spin =
         shared && iopoll ? new WorkerSpin(charger, cpu, allocCache, reschedTick) : null;
     return new IoWorker(name, cpu, charger, iopoll, lineTransferPs, shared, spin);

@@ -1,5 +1,9 @@
 package blksim.queues.io_uring;
 
+import blksim.queues.block.bio.Bio;
+import java.util.List;
+import java.util.function.Consumer;
+
 /**
  * The task a ring's path runs in, as io_uring's code asks about it: the state of its CPU's
  * scheduler, the rings of the other tasks on that CPU, and the queues its files are on. The CPU
@@ -32,8 +36,5 @@ public interface RingTask {
    *
    * @return the other CPUs' rings' messages, and when the task is done
    */
-  ForeignCompletions.Told endSubmitted(
-      java.util.List<blksim.queues.block.bio.Bio> ended,
-      long t,
-      java.util.function.Consumer<IoKiocb> done);
+  ForeignCompletions.Told endSubmitted(List<Bio> ended, long t, Consumer<IoKiocb> done);
 }
